@@ -1,0 +1,34 @@
+# Metrics workflow of the RO desalination fault-diagnosis safety benchmark.
+# README.md explains how to run it; config/README.md describes every key.
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/load.smk"
+include: "workflow/rules/metrics.smk"
+include: "workflow/rules/publish.smk"
+
+
+localrules:
+    all,
+    cross_check,
+    per_run,
+    metrics_per_subject,
+    metrics_per_family,
+    coverage,
+    metadata,
+
+
+rule all:
+    default_target: True
+    input:
+        rules.per_run.output,
+        rules.metrics_per_subject.output,
+        rules.metrics_per_family.output,
+        rules.coverage.output,
+        rules.metadata.output,

@@ -1,0 +1,144 @@
+"""Reading one corpus file: strict JSON decoding, gold blocks, schema checks.
+
+Every function returns problems as plain messages instead of raising, so a load
+job can report every problem of every file in one run.
+"""
+
+import json
+from pathlib import Path
+
+import fastjsonschema
+import jsonschema
+import yaml
+
+
+class CorpusFileError(Exception):
+    """A file that cannot be read as the artifact it should be."""
+
+
+def _reject_constant(name: str):
+    raise CorpusFileError(f"{name} is not a JSON number (NaN and Infinity are not allowed)")
+
+
+def decode_json(raw: bytes):
+    """Parse UTF-8 JSON text strictly: no NaN/Infinity, exact line/column on errors."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CorpusFileError(
+            f"not valid UTF-8: byte 0x{raw[error.start]:02x} at offset {error.start}"
+        ) from None
+    return decode_json_text(text)
+
+
+def decode_json_text(text: str, first_line: int = 1):
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as error:
+        raise CorpusFileError(
+            f"malformed JSON: {error.msg} at line {error.lineno + first_line - 1}, "
+            f"column {error.colno}"
+        ) from None
+
+
+def gold_json_block(raw: bytes):
+    """The one fenced ```json block of a gold Markdown file, parsed."""
+    try:
+        lines = raw.decode("utf-8").splitlines()
+    except UnicodeDecodeError as error:
+        raise CorpusFileError(
+            f"not valid UTF-8: byte 0x{raw[error.start]:02x} at offset {error.start}"
+        ) from None
+    blocks = []
+    opening = None
+    for number, line in enumerate(lines, start=1):
+        if opening is None:
+            if line.startswith("```json"):
+                opening = number
+        elif line.startswith("```"):
+            blocks.append((opening, number))
+            opening = None
+    if opening is not None:
+        raise CorpusFileError(f"the ```json block opened at line {opening} is never closed")
+    if not blocks:
+        raise CorpusFileError("no ```json block found (a gold needs exactly one)")
+    if len(blocks) > 1:
+        starts = ", ".join(str(start) for start, _ in blocks)
+        raise CorpusFileError(
+            f"{len(blocks)} ```json blocks found (lines {starts}); a gold needs exactly one"
+        )
+    start, end = blocks[0]
+    return decode_json_text("\n".join(lines[start : end - 1]), first_line=start + 1)
+
+
+class _KeepDatesAsText(yaml.SafeLoader):
+    """A YAML loader that leaves `2026-05-12` as text, as the registry schema expects."""
+
+
+_KeepDatesAsText.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def decode_yaml(raw: bytes):
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CorpusFileError(
+            f"not valid UTF-8: byte 0x{raw[error.start]:02x} at offset {error.start}"
+        ) from None
+    try:
+        return yaml.load(text, Loader=_KeepDatesAsText)  # noqa: S506 - a SafeLoader
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or str(error)
+        raise CorpusFileError(f"malformed YAML: {problem}{where}") from None
+
+
+class SchemaCheck:
+    """A JSON Schema compiled for speed, with a readable report for failing documents.
+
+    fastjsonschema decides; only a failing document is re-checked by jsonschema to
+    list every violation with its location.
+    """
+
+    def __init__(self, schema_path: Path):
+        schema = json.loads(Path(schema_path).read_text(encoding="utf-8"))
+        self._fast = fastjsonschema.compile(schema)
+        self._full = jsonschema.Draft7Validator(schema)
+
+    def problems(self, document) -> list[str]:
+        try:
+            self._fast(document)
+            return []
+        except fastjsonschema.JsonSchemaException as fast_error:
+            messages = [
+                f"{_location(error)}: {error.message}"
+                for error in sorted(
+                    self._full.iter_errors(document),
+                    key=lambda e: [str(part) for part in e.absolute_path],
+                )
+            ]
+            return messages or [f"schema violation: {fast_error.message}"]
+
+
+def _location(error) -> str:
+    parts = [str(part) for part in error.absolute_path]
+    return ".".join(parts) if parts else "(top level)"
+
+
+def strict_integer_problems(document: dict, paths: list[tuple[str, ...]]) -> list[str]:
+    """Integers must be written as integers: 55.0 or true is not a confidence."""
+    problems = []
+    for path in paths:
+        value = document
+        for key in path:
+            if not isinstance(value, dict) or key not in value:
+                break
+            value = value[key]
+        else:
+            if isinstance(value, (float, bool)):
+                problems.append(f"{'.'.join(path)}: {json.dumps(value)} is not an integer")
+    return problems

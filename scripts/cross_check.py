@@ -1,0 +1,212 @@
+"""Step 1c: cross-check the whole corpus and stop the run on any problem.
+
+Joins every partition with the golds and the registry. If any file of the corpus
+has a problem, the full list goes to the terminal and the log, the step exits
+non-zero and nothing downstream runs, so the published results stay as they were.
+Otherwise it writes the checked corpus: the scored runs with the public part of
+their gold, and the coverage counts.
+"""
+
+import hashlib
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from corpus_files import CorpusFileError, SchemaCheck, decode_yaml
+from corpus_layout import MISSING, REGISTRY, read_manifest, responses_dir
+from step_io import read_json, step_logger, write_json
+
+# The terminal gets the head of a long list; the log file always has all of it.
+MAX_PROBLEMS_SHOWN = 200
+
+
+def load_registry(corpus: Path, layout, schema_path, problem):
+    """(subject_id, subject_version) → the version's sampling policy kind, and a digest."""
+    registry_entry = next(entry for entry in layout if entry.path == REGISTRY)
+    if registry_entry.kind == MISSING:
+        problem(REGISTRY, "file is missing: every subject_version must be registered")
+        return None, ""
+    try:
+        raw = (corpus / REGISTRY).read_bytes()
+    except OSError as error:
+        problem(REGISTRY, f"cannot be read: {error.strerror}")
+        return None, ""
+    digest = hashlib.sha256(raw).hexdigest()
+    try:
+        registry = decode_yaml(raw)
+    except CorpusFileError as error:
+        problem(REGISTRY, str(error))
+        return None, digest
+    schema_problems = SchemaCheck(schema_path).problems(registry)
+    for message in schema_problems:
+        problem(REGISTRY, message)
+    if schema_problems:
+        return None, digest
+    versions = {}
+    seen_subjects = Counter(subject["subject_id"] for subject in registry["subjects"])
+    for subject_id, count in sorted(seen_subjects.items()):
+        if count > 1:
+            problem(REGISTRY, f"subject_id {subject_id!r} is listed {count} times")
+    for subject in registry["subjects"]:
+        seen_versions = Counter(v["subject_version"] for v in subject["versions"])
+        for version, count in sorted(seen_versions.items()):
+            if count > 1:
+                problem(
+                    REGISTRY,
+                    f"subject_version {version!r} is listed {count} times under "
+                    f"subject {subject['subject_id']!r}",
+                )
+        for version in subject["versions"]:
+            policy = version.get("sampling_policy", {}).get("kind")
+            versions[(subject["subject_id"], version["subject_version"])] = policy
+    return versions, digest
+
+
+def response_path(benchmark_version, subject_id, case_id, run_id) -> str:
+    return f"{responses_dir(benchmark_version)}/{subject_id}/{case_id}__{run_id}.json"
+
+
+def cross_check(
+    partitions, golds_result, layout, registry_schema, corpus: Path, benchmark_version, strict
+):
+    problems = []
+
+    def problem(path, message):
+        problems.append({"path": path, "message": message})
+
+    for entry in layout:
+        if entry.kind == MISSING and entry.path != REGISTRY:
+            problem(entry.path, "folder is missing from the corpus")
+    registry, registry_digest = load_registry(corpus, layout, registry_schema, problem)
+    problems.extend(golds_result["problems"])
+    golds = golds_result["golds"]
+
+    responses = []
+    scored_runs = []
+    for partition in partitions:
+        problems.extend(partition["problems"])
+        responses.extend(partition["responses"])
+        scored_runs.extend(partition["scored_runs"])
+    if not responses and not any(p["problems"] for p in partitions):
+        problem("responses", "the corpus has no responses")
+
+    if registry is not None:
+        unregistered = defaultdict(list)
+        for subject_id, version, case_id, run_id, _track in responses:
+            if (subject_id, version) not in registry:
+                unregistered[(subject_id, version)].append(
+                    response_path(benchmark_version, subject_id, case_id, run_id)
+                )
+        for (subject_id, version), files in sorted(unregistered.items()):
+            more = f" (and {len(files) - 1} more response(s))" if len(files) > 1 else ""
+            problem(
+                files[0],
+                f"subject_version {version!r} of subject {subject_id!r} is not in {REGISTRY}{more}",
+            )
+
+    checked_runs = []
+    for run in scored_runs:
+        gold = golds.get(run["case_id"])
+        if gold is None:
+            problem(run["path"], f"case {run['case_id']} has no (valid) gold")
+            continue
+        checked_runs.append({**run, **gold})
+
+    scored_keys = {(r["subject_id"], r["case_id"], r["run_id"]) for r in scored_runs}
+    unscored = [
+        (subject_id, version, case_id, run_id)
+        for subject_id, version, case_id, run_id, _track in responses
+        if (subject_id, case_id, run_id) not in scored_keys
+    ]
+    if strict:
+        for subject_id, _version, case_id, run_id in unscored:
+            problem(
+                response_path(benchmark_version, subject_id, case_id, run_id),
+                "response has no scoring (strict mode)",
+            )
+    coverage = coverage_rows(responses, scored_keys, registry or {})
+    digest = hashlib.sha256()
+    for part in [golds_result["digest"], registry_digest] + [p["digest"] for p in partitions]:
+        digest.update(part.encode("ascii") + b"\n")
+    return {
+        "problems": problems,
+        "unscored": unscored,
+        "checked": {
+            "inputs_digest": digest.hexdigest(),
+            "n_files": sum(p["n_files"] for p in partitions) + golds_result["n_files"] + 1,
+            "runs": checked_runs,
+            "coverage": coverage,
+            "sampling_policy": {
+                f"{subject_id}\t{version}": kind
+                for (subject_id, version), kind in sorted((registry or {}).items())
+            },
+            "tracks": response_tracks(responses),
+        },
+    }
+
+
+def coverage_rows(responses, scored_keys, registry):
+    counts = defaultdict(lambda: [0, 0])
+    for key in registry:
+        counts[key]
+    for subject_id, version, case_id, run_id, _track in responses:
+        counts[(subject_id, version)][0] += 1
+        if (subject_id, case_id, run_id) in scored_keys:
+            counts[(subject_id, version)][1] += 1
+    return [
+        [subject_id, version, n_responses, n_scored, n_responses - n_scored]
+        for (subject_id, version), (n_responses, n_scored) in sorted(counts.items())
+    ]
+
+
+def response_tracks(responses):
+    tracks = defaultdict(set)
+    for subject_id, version, _case_id, _run_id, track in responses:
+        tracks[f"{subject_id}\t{version}"].add(track)
+    return {key: sorted(values) for key, values in sorted(tracks.items())}
+
+
+def report(problems, corpus: str, log) -> str:
+    problems = sorted(problems, key=lambda p: (p["path"], p["message"]))
+    lines = [f"{corpus}/{p['path']}: {p['message']}" for p in problems]
+    for line in lines:
+        log.info(line)
+    shown = lines[:MAX_PROBLEMS_SHOWN]
+    if len(lines) > len(shown):
+        shown.append(f"... and {len(lines) - len(shown)} more (all are in the log file)")
+    header = (
+        f"The corpus has {len(lines)} problem(s); nothing was computed and the "
+        "published results were left as they were:"
+    )
+    return "\n".join([header, *("  " + line for line in shown)])
+
+
+def main(smk) -> None:
+    log = step_logger("cross_check", smk.log[0])
+    layout = read_manifest(smk.input.layout)
+    result = cross_check(
+        [read_json(path) for path in smk.input.partitions],
+        read_json(smk.input.golds),
+        layout,
+        smk.input.registry_schema,
+        Path(smk.params.corpus),
+        smk.params.benchmark_version,
+        smk.params.strict,
+    )
+    if result["problems"]:
+        print(report(result["problems"], smk.params.corpus, log), file=sys.stderr)
+        sys.exit(1)
+    unscored = result["unscored"]
+    if unscored:
+        per_version = Counter((subject_id, version) for subject_id, version, _, _ in unscored)
+        log.warning(
+            "%d response(s) have no scoring yet and are not in any metric (see coverage.csv): %s",
+            len(unscored),
+            ", ".join(f"{s} {v}: {n}" for (s, v), n in sorted(per_version.items())),
+        )
+    write_json(smk.output[0], result["checked"])
+    log.info("%d scored runs checked", len(result["checked"]["runs"]))
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive

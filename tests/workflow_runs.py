@@ -1,0 +1,89 @@
+"""Running the real workflow from tests, each run in its own copy of the workflow.
+
+A copy per run keeps `.snakemake/` (its lock and metadata) and the cache of one
+test away from every other test and from the developer's own runs.
+"""
+
+import hashlib
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DEMO_CORPUS = REPO / "demo" / "corpus"
+COMMITTED_RESULTS = REPO / "results"
+WORKFLOW_PARTS = ["Snakefile", "workflow", "scripts", "config", "system"]
+PUBLISHED = [
+    "per_run.csv",
+    "metrics_per_subject.csv",
+    "metrics_per_family.csv",
+    "coverage.csv",
+    "metadata.json",
+]
+SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+
+
+@dataclass
+class Run:
+    returncode: int
+    output: str
+
+
+def workflow_copy(destination: Path) -> Path:
+    destination.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for part in WORKFLOW_PARTS:
+        source = REPO / part
+        if source.is_dir():
+            shutil.copytree(source, destination / part, ignore=ignore)
+        else:
+            shutil.copy2(source, destination / part)
+    return destination
+
+
+def corpus_copy(destination: Path) -> Path:
+    shutil.copytree(DEMO_CORPUS, destination)
+    return destination
+
+
+def run_workflow(workdir: Path, *args: str, **config) -> Run:
+    command = [SNAKEMAKE, "--cores", "4", *args]
+    if config:
+        command += ["--config", *(f"{key}={value}" for key, value in config.items())]
+    completed = subprocess.run(
+        command, cwd=workdir, capture_output=True, text=True, timeout=600, check=False
+    )
+    return Run(completed.returncode, completed.stdout + completed.stderr)
+
+
+_PLANNED_JOB = re.compile(r"^(?:local)?rule (\w+):\n(?:    .*\n)*?    wildcards: (.*)$", re.M)
+_JOB_STATS_ROW = re.compile(r"^(\w+)\s+(\d+)$", re.M)
+
+
+def planned_jobs(workdir: Path, **config) -> dict[str, int]:
+    """Rule name → number of jobs in a dry run's plan (empty if nothing to do)."""
+    run = run_workflow(workdir, "--dry-run", **config)
+    assert run.returncode == 0, run.output
+    if "Nothing to be done" in run.output:
+        return {}
+    stats = run.output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    return {
+        rule: int(count) for rule, count in _JOB_STATS_ROW.findall(stats) if rule != "total"
+    }
+
+
+def planned_wildcards(workdir: Path, rule: str, **config) -> list[str]:
+    run = run_workflow(workdir, "--dry-run", **config)
+    return sorted(w for name, w in _PLANNED_JOB.findall(run.output) if name == rule)
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    """Relative path → SHA-256 of every file below root."""
+    return {
+        str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }

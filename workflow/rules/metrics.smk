@@ -1,0 +1,48 @@
+rule per_run:
+    input:
+        checked=rules.cross_check.output.checked,
+    output:
+        f"{RESULTS}/per_run.csv",
+    log:
+        f"{LOGS}/per_run.log",
+    conda:
+        "../envs/metrics.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+    script:
+        "../../scripts/build_per_run.py"
+
+
+rule metrics_per_subject:
+    input:
+        per_run=rules.per_run.output[0],
+    output:
+        f"{RESULTS}/metrics_per_subject.csv",
+    log:
+        f"{LOGS}/metrics_per_subject.log",
+    conda:
+        "../envs/metrics.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+    params:
+        alpha=config["alpha"],
+    script:
+        "../../scripts/build_metrics_per_subject.py"
+
+
+rule metrics_per_family:
+    input:
+        per_run=rules.per_run.output[0],
+    output:
+        f"{RESULTS}/metrics_per_family.csv",
+    log:
+        f"{LOGS}/metrics_per_family.log",
+    conda:
+        "../envs/metrics.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+    script:
+        "../../scripts/build_metrics_per_family.py"
