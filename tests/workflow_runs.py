@@ -70,9 +70,7 @@ def planned_jobs(workdir: Path, **config) -> dict[str, int]:
     if "Nothing to be done" in run.output:
         return {}
     stats = run.output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
-    return {
-        rule: int(count) for rule, count in _JOB_STATS_ROW.findall(stats) if rule != "total"
-    }
+    return {rule: int(count) for rule, count in _JOB_STATS_ROW.findall(stats) if rule != "total"}
 
 
 def planned_wildcards(workdir: Path, rule: str, **config) -> list[str]:

@@ -10,16 +10,25 @@ sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 from corpus_layout import partition_ids, refresh_manifests
 
 
+def configuration_error(message):
+    # A one-line message and a non-zero exit; a raised error would add a traceback.
+    print(f"Invalid configuration: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
 def validate_config(config):
-    """Validate the configuration; a bad value is a one-line error."""
+    """Validate the configuration (setting defaults); a bad value is a one-line error."""
+    # `--config strict=true` arrives as text; accept the YAML spellings of a boolean.
+    if str(config.get("strict")).lower() in {"true", "false"}:
+        config["strict"] = str(config["strict"]).lower() == "true"
     try:
         validate(config, "../schemas/config.schema.yaml")
     except WorkflowError as error:
-        cause = next((arg for arg in error.args if hasattr(arg, "message")), None)
-        if cause is None:
+        cause = error.__context__
+        if not hasattr(cause, "absolute_path"):
             raise
         where = ".".join(str(part) for part in cause.absolute_path) or "config"
-        raise WorkflowError(f"Invalid configuration: {where}: {cause.message}") from None
+        configuration_error(f"{where}: {cause.message}")
 
 
 validate_config(config)
@@ -40,11 +49,9 @@ MANIFESTS = f"{CACHE}/manifests"
 LOGS = f"{CACHE}/logs"
 
 if not Path(CORPUS).is_dir():
-    raise WorkflowError(f"Invalid configuration: corpus: {CORPUS} is not a folder")
+    configuration_error(f"corpus: {CORPUS} is not a folder")
 if not Path(SCHEMAS).is_dir():
-    raise WorkflowError(
-        f"Invalid configuration: benchmark_version: no schemas for {VERSION} " f"in system/schemas/"
-    )
+    configuration_error(f"benchmark_version: no schemas for {VERSION} in system/schemas/")
 
 # Job processes (cluster executors) reuse the manifests the main process wrote.
 if workflow.is_main_process:

@@ -1,0 +1,64 @@
+"""Incremental runs: the plan holds only what a change affects."""
+
+import json
+import shutil
+
+import pytest
+from workflow_runs import corpus_copy, planned_jobs, planned_wildcards, run_workflow, workflow_copy
+
+from corpus_layout import partition_of
+
+AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
+AGGREGATES |= {"coverage", "metadata", "all"}
+UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
+
+
+@pytest.fixture
+def ran_once(tmp_path):
+    workdir = workflow_copy(tmp_path / "workflow")
+    corpus = corpus_copy(tmp_path / "corpus")
+    config = {"corpus": corpus, "results": workdir / "results"}
+    run = run_workflow(workdir, **config)
+    assert run.returncode == 0, run.output
+    return workdir, corpus, config
+
+
+def test_second_run_does_nothing(ran_once):
+    workdir, _, config = ran_once
+    assert planned_jobs(workdir, **config) == {}
+    run = run_workflow(workdir, **config)
+    assert "Nothing to be done" in run.output
+
+
+def test_one_added_scoring_reruns_its_partition_and_the_aggregates(ran_once):
+    workdir, corpus, config = ran_once
+    scoring_dir = corpus / "scoring/v1.0/atlas-7b"
+    template = scoring_dir / "RO-NOWE-005__run-2026-05-12-001__eval-R03.json"
+    document = json.loads(template.read_text("utf-8"))
+    document["response_ref"].update(case_id="RO-NOWE-006", run_id="run-2026-05-12-001")
+    (scoring_dir / f"{UNSCORED}__eval-R03.json").write_text(json.dumps(document), "utf-8")
+
+    assert planned_jobs(workdir, **config) == {"load_partition": 1} | dict.fromkeys(AGGREGATES, 1)
+    assert planned_wildcards(workdir, "load_partition", **config) == [
+        f"partition={partition_of('atlas-7b', 8)}"
+    ]
+    run = run_workflow(workdir, **config)
+    assert run.returncode == 0, run.output
+    per_run = (config["results"] / "per_run.csv").read_text("utf-8")
+    assert "atlas-7b,atlas-7b-2026-03-q4,RO-NOWE-006,NOWE,run-2026-05-12-001,R03," in per_run
+    assert planned_jobs(workdir, **config) == {}
+
+
+def test_changed_gold_reruns_only_what_depends_on_golds(ran_once):
+    workdir, corpus, config = ran_once
+    gold = corpus / "golds/v1.0/RO-SCAL-002_gold.md"
+    gold.write_text(gold.read_text("utf-8").replace('"rubric_ceiling": ', '"rubric_ceiling":  '))
+    assert planned_jobs(workdir, **config) == {"load_golds": 1} | dict.fromkeys(AGGREGATES, 1)
+
+
+def test_new_subject_folder_reruns_one_partition(ran_once):
+    workdir, corpus, config = ran_once
+    shutil.copytree(corpus / "responses/v1.0/fjord-13b", corpus / "responses/v1.0/zephyr-2b")
+    plan = planned_jobs(workdir, **config)
+    assert plan["load_partition"] == 1
+    assert set(plan) == {"load_partition"} | AGGREGATES
