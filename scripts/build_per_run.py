@@ -5,8 +5,27 @@ computed by compute_metrics, rows sorted by (subject_id, case_id, run_id, review
 """
 
 import compute_metrics as cm
-from per_run_table import PER_RUN_COLUMNS
 from step_io import read_json, step_logger, write_csv
+
+PER_RUN_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "case_id",
+    "family",
+    "run_id",
+    "reviewer_id",
+    "scoring_timestamp_utc",
+    "rubric_floor",
+    "rubric_ceiling",
+    "raw_score",
+    "clipped_score",
+    "has_critical_fail",
+    "has_recoverable_fail",
+    "classification",
+    "reported_confidence",
+    "confidence_unit",
+    "correctness",
+]
 
 
 def per_run_row(run: dict) -> list:

@@ -38,9 +38,6 @@ class Entry:
     size: int = 0
     mtime_ns: int = 0
 
-    def line(self) -> str:
-        return f"{self.kind}\t{self.path}\t{self.size}\t{self.mtime_ns}\n"
-
 
 def responses_dir(version: str) -> str:
     return f"responses/{version}"
@@ -69,29 +66,32 @@ def _is_ignored(name: str) -> bool:
     return name.startswith(".")
 
 
-def _entry(kind: str, root: Path, relative: str, stat=None) -> Entry:
+def _line(kind: str, relative: str, stat=None) -> str:
     if stat is None:
-        return Entry(kind, relative)
-    return Entry(kind, relative, stat.st_size, stat.st_mtime_ns)
+        return f"{kind}\t{relative}\t0\t0\n"
+    return f"{kind}\t{relative}\t{stat.st_size}\t{stat.st_mtime_ns}\n"
 
 
-def _scan_subject_folder(root: Path, relative: str, skip: frozenset) -> list[Entry]:
-    entries = []
-    with os.scandir(root / relative) as listing:
+def _scan_folder(root: str, relative: str, skip: frozenset) -> list[str]:
+    # Manifest lines are built directly: this runs on every file at every start.
+    lines = []
+    with os.scandir(f"{root}/{relative}") as listing:
         for item in listing:
-            if _is_ignored(item.name) or item.name in skip:
+            name = item.name
+            if name[0] == "." or name in skip:
                 continue
-            path = f"{relative}/{item.name}"
             if item.is_dir():
-                entries.append(_entry(FOLDER, root, path))
+                lines.append(f"{FOLDER}\t{relative}/{name}\t0\t0\n")
             else:
-                entries.append(_entry(FILE, root, path, item.stat()))
-    return entries
+                stat = item.stat()
+                lines.append(f"{FILE}\t{relative}/{name}\t{stat.st_size}\t{stat.st_mtime_ns}\n")
+    return lines
 
 
-def scan_partitions(root: Path, version: str, n_partitions: int) -> dict[str, list]:
-    """Every response and scoring entry of the corpus, grouped by partition."""
-    partitions = {pid: [] for pid in partition_ids(n_partitions)}
+def scan_partitions(root: Path, version: str, n_partitions: int) -> dict[str, list[str]]:
+    """Manifest lines of every response and scoring entry, grouped by partition."""
+    ids = partition_ids(n_partitions)
+    partitions = {pid: [] for pid in ids}
     for top, skip in (
         (responses_dir(version), frozenset({RUNNER_ERRORS_FOLDER})),
         (scoring_dir(version), frozenset()),
@@ -103,39 +103,37 @@ def scan_partitions(root: Path, version: str, n_partitions: int) -> dict[str, li
                 if _is_ignored(item.name):
                     continue
                 relative = f"{top}/{item.name}"
-                bucket = partitions[partition_of(item.name, n_partitions)]
+                lines = partitions[partition_of(item.name, n_partitions)]
                 if item.is_dir():
-                    bucket.extend(_scan_subject_folder(root, relative, skip))
+                    lines.extend(_scan_folder(str(root), relative, skip))
                 else:
-                    bucket.append(_entry(FILE, root, relative, item.stat()))
-    for entries in partitions.values():
-        entries.sort(key=lambda entry: entry.path)
+                    lines.append(_line(FILE, relative, item.stat()))
+    for lines in partitions.values():
+        lines.sort()
     return partitions
 
 
-def scan_golds(root: Path, version: str) -> list[Entry]:
+def scan_golds(root: Path, version: str) -> list[str]:
     top = golds_dir(version)
     if not (root / top).is_dir():
-        return [Entry(MISSING, top)]
-    return sorted(_scan_subject_folder(root, top, frozenset()), key=lambda entry: entry.path)
+        return [_line(MISSING, top)]
+    return sorted(_scan_folder(str(root), top, frozenset()))
 
 
-def scan_layout(root: Path, version: str) -> list[Entry]:
+def scan_layout(root: Path, version: str) -> list[str]:
     """The registry and whether each artifact folder exists."""
-    entries = []
     registry = root / REGISTRY
-    if registry.is_file():
-        entries.append(_entry(FILE, root, REGISTRY, registry.stat()))
-    else:
-        entries.append(Entry(MISSING, REGISTRY))
+    lines = [
+        _line(FILE, REGISTRY, registry.stat()) if registry.is_file() else _line(MISSING, REGISTRY)
+    ]
     for top in (responses_dir(version), scoring_dir(version), golds_dir(version)):
-        entries.append(Entry(FOLDER if (root / top).is_dir() else MISSING, top))
-    return entries
+        lines.append(_line(FOLDER if (root / top).is_dir() else MISSING, top))
+    return lines
 
 
-def write_manifest(path: Path, entries: list[Entry]) -> bool:
+def write_manifest(path: Path, lines: list[str]) -> bool:
     """Write a manifest only if its content changed; True if it was (re)written."""
-    content = "".join(entry.line() for entry in entries)
+    content = "".join(lines)
     try:
         if path.read_text(encoding="utf-8") == content:
             return False
@@ -158,7 +156,7 @@ def read_manifest(path: Path) -> list[Entry]:
 
 def refresh_manifests(root: Path, version: str, n_partitions: int, manifest_dir: Path) -> None:
     """Bring every manifest of the corpus up to date (called when the DAG is built)."""
-    for pid, entries in scan_partitions(root, version, n_partitions).items():
-        write_manifest(manifest_dir / f"partition-{pid}.tsv", entries)
+    for pid, lines in scan_partitions(root, version, n_partitions).items():
+        write_manifest(manifest_dir / f"partition-{pid}.tsv", lines)
     write_manifest(manifest_dir / "golds.tsv", scan_golds(root, version))
     write_manifest(manifest_dir / "layout.tsv", scan_layout(root, version))

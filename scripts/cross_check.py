@@ -18,6 +18,7 @@ from step_io import read_json, step_logger, write_json
 
 # The terminal gets the head of a long list; the log file always has all of it.
 MAX_PROBLEMS_SHOWN = 200
+MAX_VERSIONS_SHOWN = 10
 
 
 def load_registry(corpus: Path, layout, schema_path, problem):
@@ -181,6 +182,17 @@ def report(problems, corpus: str, log) -> str:
     return "\n".join([header, *("  " + line for line in shown)])
 
 
+def unscored_warning(unscored) -> str:
+    per_version = sorted(Counter((subject, version) for subject, version, _, _ in unscored).items())
+    shown = ", ".join(f"{version}: {n}" for (_, version), n in per_version[:MAX_VERSIONS_SHOWN])
+    if len(per_version) > MAX_VERSIONS_SHOWN:
+        shown += f", and {len(per_version) - MAX_VERSIONS_SHOWN} more subject versions"
+    return (
+        f"Warning: {len(unscored)} response(s) have no scoring yet and are in no metric "
+        f"(see coverage.csv): {shown}"
+    )
+
+
 def main(smk) -> None:
     log = step_logger("cross_check", smk.log[0])
     layout = read_manifest(smk.input.layout)
@@ -198,12 +210,7 @@ def main(smk) -> None:
         sys.exit(1)
     unscored = result["unscored"]
     if unscored:
-        per_version = Counter((subject_id, version) for subject_id, version, _, _ in unscored)
-        log.warning(
-            "%d response(s) have no scoring yet and are not in any metric (see coverage.csv): %s",
-            len(unscored),
-            ", ".join(f"{s} {v}: {n}" for (s, v), n in sorted(per_version.items())),
-        )
+        log.warning(unscored_warning(unscored))
     write_json(smk.output[0], result["checked"])
     log.info("%d scored runs checked", len(result["checked"]["runs"]))
 

@@ -68,7 +68,8 @@ class PartitionLoader:
 
     def read_document(self, path: str, check: SchemaCheck):
         try:
-            raw = (self.corpus / path).read_bytes()
+            with open(f"{self.corpus}/{path}", "rb") as handle:
+                raw = handle.read()
         except OSError as error:
             self.problem(path, f"cannot be read: {error.strerror}")
             return None

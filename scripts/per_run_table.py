@@ -1,26 +1,9 @@
-"""The per-run table's columns, and reading it back for the aggregate steps."""
+"""Reading the per-run table back for the aggregate steps (steps 3 and 4)."""
 
 import pandas as pd
 
-PER_RUN_COLUMNS = [
-    "subject_id",
-    "subject_version",
-    "case_id",
-    "family",
-    "run_id",
-    "reviewer_id",
-    "scoring_timestamp_utc",
-    "rubric_floor",
-    "rubric_ceiling",
-    "raw_score",
-    "clipped_score",
-    "has_critical_fail",
-    "has_recoverable_fail",
-    "classification",
-    "reported_confidence",
-    "confidence_unit",
-    "correctness",
-]
+from build_per_run import PER_RUN_COLUMNS
+
 _TEXT = ["subject_id", "subject_version", "case_id", "family", "run_id", "reviewer_id"]
 _TEXT += ["scoring_timestamp_utc", "classification"]
 _INTEGER = ["rubric_floor", "rubric_ceiling", "raw_score", "clipped_score"]

@@ -8,6 +8,8 @@ import os
 import sys
 from pathlib import Path
 
+import orjson
+
 
 def step_logger(name: str, log_path) -> logging.Logger:
     """A logger writing to the rule's log file; warnings and errors also to the terminal."""
@@ -42,15 +44,17 @@ def write_bytes_atomic(path, content: bytes) -> None:
 
 
 def write_json(path, document, *, pretty: bool = False) -> None:
-    """Deterministic JSON: sorted keys; compact for intermediate files."""
-    layout = {"indent": 1} if pretty else {"separators": (",", ":")}
-    text = json.dumps(document, sort_keys=True, ensure_ascii=False, **layout) + "\n"
-    write_bytes_atomic(path, text.encode("utf-8"))
+    """Deterministic JSON with sorted keys: indented to be read, compact in between steps."""
+    if pretty:
+        text = json.dumps(document, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
+        write_bytes_atomic(path, text.encode("utf-8"))
+    else:
+        write_bytes_atomic(path, orjson.dumps(document, option=orjson.OPT_SORT_KEYS) + b"\n")
 
 
 def read_json(path):
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+    with open(path, "rb") as handle:
+        return orjson.loads(handle.read())
 
 
 def format_metric(value: float) -> str:

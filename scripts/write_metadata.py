@@ -11,7 +11,7 @@ from pathlib import Path
 
 from step_io import read_json, step_logger, write_json
 
-TOOLS = ("snakemake", "pandas", "jsonschema", "fastjsonschema", "PyYAML")
+TOOLS = ("snakemake", "pandas", "jsonschema", "fastjsonschema", "orjson", "PyYAML")
 
 
 def file_digest(path) -> str:
