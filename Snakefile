@@ -22,13 +22,10 @@ localrules:
     metrics_per_family,
     coverage,
     metadata,
+    publish,
 
 
 rule all:
     default_target: True
     input:
-        rules.per_run.output,
-        rules.metrics_per_subject.output,
-        rules.metrics_per_family.output,
-        rules.coverage.output,
-        rules.metadata.output,
+        rules.publish.output,

@@ -47,6 +47,8 @@ _CACHE_KEY = hashlib.sha256(
 CACHE = f"{config['cache'].rstrip('/')}/{_CACHE_KEY}"
 MANIFESTS = f"{CACHE}/manifests"
 LOGS = f"{CACHE}/logs"
+# Every step writes here; `publish` copies the set to RESULTS once all succeeded.
+STAGED = f"{CACHE}/staged"
 
 if not Path(CORPUS).is_dir():
     configuration_error(f"corpus: {CORPUS} is not a folder")

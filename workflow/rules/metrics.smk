@@ -2,7 +2,7 @@ rule per_run:
     input:
         checked=rules.cross_check.output.checked,
     output:
-        f"{RESULTS}/per_run.csv",
+        f"{STAGED}/per_run.csv",
     log:
         f"{LOGS}/per_run.log",
     conda:
@@ -18,7 +18,7 @@ rule metrics_per_subject:
     input:
         per_run=rules.per_run.output[0],
     output:
-        f"{RESULTS}/metrics_per_subject.csv",
+        f"{STAGED}/metrics_per_subject.csv",
     log:
         f"{LOGS}/metrics_per_subject.log",
     conda:
@@ -36,7 +36,7 @@ rule metrics_per_family:
     input:
         per_run=rules.per_run.output[0],
     output:
-        f"{RESULTS}/metrics_per_family.csv",
+        f"{STAGED}/metrics_per_family.csv",
     log:
         f"{LOGS}/metrics_per_family.log",
     conda:

@@ -2,7 +2,7 @@ rule coverage:
     input:
         checked=rules.cross_check.output.checked,
     output:
-        f"{RESULTS}/coverage.csv",
+        f"{STAGED}/coverage.csv",
     log:
         f"{LOGS}/coverage.log",
     conda:
@@ -23,7 +23,7 @@ rule metadata:
             kind=["response", "evaluation", "gold", "registry"],
         ),
     output:
-        f"{RESULTS}/metadata.json",
+        f"{STAGED}/metadata.json",
     log:
         f"{LOGS}/metadata.log",
     conda:
@@ -37,3 +37,28 @@ rule metadata:
         strict=config["strict"],
     script:
         "../../scripts/write_metadata.py"
+
+
+rule publish:
+    input:
+        per_run=rules.per_run.output[0],
+        metrics_per_subject=rules.metrics_per_subject.output[0],
+        metrics_per_family=rules.metrics_per_family.output[0],
+        coverage=rules.coverage.output[0],
+        metadata=rules.metadata.output[0],
+    output:
+        # update(): on a failed job Snakemake restores the previous published file.
+        per_run=update(f"{RESULTS}/per_run.csv"),
+        metrics_per_subject=update(f"{RESULTS}/metrics_per_subject.csv"),
+        metrics_per_family=update(f"{RESULTS}/metrics_per_family.csv"),
+        coverage=update(f"{RESULTS}/coverage.csv"),
+        metadata=update(f"{RESULTS}/metadata.json"),
+    log:
+        f"{LOGS}/publish.log",
+    threads: 1
+    resources:
+        mem_mb=512,
+    conda:
+        "../envs/metrics.yaml"
+    script:
+        "../../scripts/publish_results.py"
