@@ -1,10 +1,13 @@
 """The whole workflow on the demo corpus: deterministic, and equal to results/."""
 
+import shutil
+
 import pytest
 from workflow_runs import (
     COMMITTED_RESULTS,
     DEMO_CORPUS,
     PUBLISHED,
+    REPO,
     run_workflow,
     tree_digest,
     workflow_copy,
@@ -81,3 +84,56 @@ def test_disqualified_version_and_its_sibling(two_runs):
     assert status[("borealis-xl", "borealis-xl-2026-04-02")] == "Eligible"
     # A version with responses but no scored run has no metrics row.
     assert not any(key[0] == "fjord-13b" for key in status)
+
+
+def test_the_published_samples_reproduce_the_spec_example_row(tmp_path):
+    """The real sample files, in the published layout, give the spec's example row."""
+    samples = REPO / "tests/data/samples"
+    corpus = tmp_path / "corpus"
+    subject = "claude-haiku-4-5"
+    run_name = "RO-FOUL-008__run-2026-05-12-001"
+    for folder, name, target in [
+        ("responses", f"response.{run_name}.json", f"{run_name}.json"),
+        ("scoring", f"scoring.{run_name}__eval-R01.json", f"{run_name}__eval-R01.json"),
+    ]:
+        (corpus / folder / "v1.0" / subject).mkdir(parents=True)
+        shutil.copy(samples / name, corpus / folder / "v1.0" / subject / target)
+    (corpus / "subjects").mkdir()
+    shutil.copy(samples / "registry.yaml", corpus / "subjects/registry.yaml")
+    (corpus / "golds/v1.0").mkdir(parents=True)
+    shutil.copy(samples / "gold.RO-OXID-006_gold.md", corpus / "golds/v1.0/RO-OXID-006_gold.md")
+    # The spec's example row has floor 0 and ceiling 10 for RO-FOUL-008.
+    gold = (samples / "gold.RO-OXID-006_gold.md").read_text("utf-8")
+    gold = gold.replace("RO-OXID-006", "RO-FOUL-008").replace('"OXID"', '"FOUL"')
+    gold = gold.replace('"rubric_floor": 3', '"rubric_floor": 0')
+    (corpus / "golds/v1.0/RO-FOUL-008_gold.md").write_text(gold, "utf-8")
+    (corpus / "responses/v1.0/.gitkeep").touch()
+    errors = corpus / "responses/v1.0" / subject / "_errors"
+    errors.mkdir()
+    (errors / "run-2026-05-12-002.txt").write_text("503 Service Unavailable\n", "utf-8")
+
+    workdir = workflow_copy(tmp_path / "workflow")
+    run = run_workflow(workdir, corpus=corpus, results=tmp_path / "out")
+    assert run.returncode == 0, run.output
+    assert (tmp_path / "out/per_run.csv").read_bytes().split(b"\r\n")[1] == (
+        b"claude-haiku-4-5,claude-haiku-4-5-20251001,RO-FOUL-008,FOUL,run-2026-05-12-001,R01,"
+        b"2026-05-13T10:38:10Z,0,10,10,10,True,False,Fail,82,0.82,1.0"
+    )
+    # One run, a Fail with a critical fail: P = 0, s̄ = 10, BS = (0.82 - 1)^2 = 0.0324,
+    # ECE = |0.82 - 1| = 0.18, Q_final = 0.5·0 + 0.5·10/12 = 0.41666… → 0.4167.
+    assert (tmp_path / "out/metrics_per_subject.csv").read_bytes().split(b"\r\n")[1] == (
+        b"claude-haiku-4-5,claude-haiku-4-5-20251001,1,0,0,1,1,0,0.0,10.0,0.0324,0.18,0.5,"
+        b"0.4167,Disqualified"
+    )
+
+
+def test_writes_only_results_cache_and_snakemake_and_never_the_corpus(tmp_path):
+    corpus = shutil.copytree(DEMO_CORPUS, tmp_path / "corpus")
+    before = tree_digest(corpus)
+    workdir = workflow_copy(tmp_path / "workflow")
+    parts = {path.name for path in workdir.iterdir()}
+    run = run_workflow(workdir, corpus=corpus, results=workdir / "out")
+    assert run.returncode == 0, run.output
+    assert {path.name for path in workdir.iterdir()} == parts | {"out", ".cache", ".snakemake"}
+    assert tree_digest(corpus) == before
+    assert {path.name for path in tmp_path.iterdir()} == {"corpus", "workflow"}
