@@ -55,10 +55,10 @@ rule publish:
         metadata=update(f"{RESULTS}/metadata.json"),
     log:
         f"{LOGS}/publish.log",
+    conda:
+        "../envs/metrics.yaml"
     threads: 1
     resources:
         mem_mb=512,
-    conda:
-        "../envs/metrics.yaml"
     script:
         "../../scripts/publish_results.py"
