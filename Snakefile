@@ -20,8 +20,6 @@ localrules:
     per_run,
     metrics_per_subject,
     metrics_per_family,
-    coverage,
-    metadata,
     publish,
 
 

@@ -5,7 +5,7 @@ One row per (subject version, family) with at least one scored run, sorted by
 """
 
 import compute_metrics as cm
-from per_run_table import groups, read_per_run
+from per_run_table import column, groups, read_per_run
 from step_io import format_metric, step_logger, write_csv
 
 FAMILY_COLUMNS = [
@@ -26,7 +26,7 @@ def family_rows(per_run) -> list[list]:
     for (subject_id, family, subject_version), runs in groups(
         per_run, ["subject_id", "family", "subject_version"]
     ):
-        classifications = runs["classification"].tolist()
+        classifications = column(runs, "classification")
         rows.append(
             [
                 subject_id,
@@ -37,7 +37,7 @@ def family_rows(per_run) -> list[list]:
                 classifications.count(cm.CONDITIONAL),
                 classifications.count(cm.FAIL),
                 format_metric(cm.pass_rate(classifications)),
-                format_metric(cm.mean_clipped_score(runs["clipped_score"].tolist())),
+                format_metric(cm.mean_clipped_score(column(runs, "clipped_score"))),
             ]
         )
     return rows

@@ -5,7 +5,7 @@ scored run has no row.
 """
 
 import compute_metrics as cm
-from per_run_table import groups, read_per_run
+from per_run_table import column, groups, read_per_run
 from step_io import format_metric, step_logger, write_csv
 
 SUBJECT_COLUMNS = [
@@ -28,11 +28,11 @@ SUBJECT_COLUMNS = [
 
 
 def subject_row(subject_id: str, subject_version: str, runs, alpha: float) -> list:
-    classifications = runs["classification"].tolist()
-    clipped = runs["clipped_score"].tolist()
-    confidences = runs["reported_confidence"].tolist()
-    correctness = runs["correctness"].tolist()
-    critical = runs["has_critical_fail"].tolist()
+    classifications = column(runs, "classification")
+    clipped = column(runs, "clipped_score")
+    confidences = column(runs, "reported_confidence")
+    correctness = column(runs, "correctness")
+    critical = column(runs, "has_critical_fail")
     return [
         subject_id,
         subject_version,
@@ -41,7 +41,7 @@ def subject_row(subject_id: str, subject_version: str, runs, alpha: float) -> li
         classifications.count(cm.CONDITIONAL),
         classifications.count(cm.FAIL),
         cm.n_critical_fails(critical),
-        int(runs["has_recoverable_fail"].sum()),
+        sum(column(runs, "has_recoverable_fail")),
         format_metric(cm.pass_rate(classifications)),
         format_metric(cm.mean_clipped_score(clipped)),
         format_metric(cm.brier_score(confidences, correctness)),

@@ -1,21 +1,58 @@
-"""Publish the staged outputs into the results folder, once every step has succeeded.
+"""Publish the results folder, once every step has succeeded.
 
-Each file is replaced atomically (written beside it, then renamed), so a reader or
-a killed run never sees a half-written file; results/ changes only after the whole
-set was computed.
+Writes coverage.csv and metadata.json from the checked corpus and copies the staged
+CSVs of steps 2-4. Each file is replaced atomically (written beside it, then
+renamed), so a reader or a killed run never sees a half-written file, and results/
+changes only after the whole set was computed.
 """
 
+import hashlib
+import sys
+from importlib.metadata import version
 from pathlib import Path
 
-from step_io import step_logger, write_bytes_atomic
+from step_io import read_json, step_logger, write_bytes_atomic, write_csv, write_json
+
+COVERAGE_COLUMNS = ["subject_id", "subject_version", "n_responses", "n_scored", "n_unscored"]
+TOOLS = ("snakemake", "jsonschema", "fastjsonschema", "orjson", "PyYAML")
+
+
+def file_digest(path) -> str:
+    return f"sha256:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}"
+
+
+def metadata(checked: dict, params, rubric, schemas) -> dict:
+    """What produced the results: parameters, input digest, tools; never a clock."""
+    return {
+        "alpha": params.alpha,
+        "benchmark_version": params.benchmark_version,
+        "strict": params.strict,
+        "inputs": {
+            "digest": f"sha256:{checked['inputs_digest']}",
+            "n_files": checked["n_files"],
+            "n_scored_runs": len(checked["runs"]),
+        },
+        "rubric": {
+            "document": f"system/rubric/{params.benchmark_version}/aggregated_metrics.md",
+            "digest": file_digest(rubric),
+        },
+        "schemas": {Path(path).name: file_digest(path) for path in sorted(schemas)},
+        "tools": {
+            "python": f"{sys.version_info.major}.{sys.version_info.minor}",
+            **{tool: version(tool) for tool in TOOLS},
+        },
+    }
 
 
 def main(smk) -> None:
     log = step_logger("publish", smk.log[0])
-    for name, staged in smk.input.items():
-        target = getattr(smk.output, name)
-        write_bytes_atomic(target, Path(staged).read_bytes())
-        log.info("published %s", target)
+    checked = read_json(smk.input.checked)
+    for name in ("per_run", "metrics_per_subject", "metrics_per_family"):
+        write_bytes_atomic(smk.output[name], Path(smk.input[name]).read_bytes())
+    write_csv(smk.output.coverage, COVERAGE_COLUMNS, checked["coverage"])
+    document = metadata(checked, smk.params, smk.input.rubric, list(smk.input.schemas))
+    write_json(smk.output.metadata, document, pretty=True)
+    log.info("published %s (inputs %s)", Path(smk.output.metadata).parent, document["inputs"])
 
 
 if __name__ == "__main__":

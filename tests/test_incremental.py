@@ -9,7 +9,7 @@ from workflow_runs import corpus_copy, planned_jobs, planned_wildcards, run_work
 from corpus_layout import partition_of
 
 AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
-AGGREGATES |= {"coverage", "metadata", "publish", "all"}
+AGGREGATES |= {"publish", "all"}
 UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
 
 

@@ -1,53 +1,16 @@
-rule coverage:
+rule publish:
     input:
         checked=rules.cross_check.output.checked,
-    output:
-        f"{STAGED}/coverage.csv",
-    log:
-        f"{LOGS}/coverage.log",
-    conda:
-        "../envs/metrics.yaml"
-    threads: 1
-    resources:
-        mem_mb=512,
-    script:
-        "../../scripts/write_coverage.py"
-
-
-rule metadata:
-    input:
-        checked=rules.cross_check.output.checked,
+        per_run=rules.per_run.output[0],
+        metrics_per_subject=rules.metrics_per_subject.output[0],
+        metrics_per_family=rules.metrics_per_family.output[0],
         rubric=f"{workflow.basedir}/system/rubric/{VERSION}/aggregated_metrics.md",
         schemas=expand(
             f"{SCHEMAS}/{{kind}}.schema.json",
             kind=["response", "evaluation", "gold", "registry"],
         ),
     output:
-        f"{STAGED}/metadata.json",
-    log:
-        f"{LOGS}/metadata.log",
-    conda:
-        "../envs/metrics.yaml"
-    threads: 1
-    resources:
-        mem_mb=512,
-    params:
-        alpha=config["alpha"],
-        benchmark_version=VERSION,
-        strict=config["strict"],
-    script:
-        "../../scripts/write_metadata.py"
-
-
-rule publish:
-    input:
-        per_run=rules.per_run.output[0],
-        metrics_per_subject=rules.metrics_per_subject.output[0],
-        metrics_per_family=rules.metrics_per_family.output[0],
-        coverage=rules.coverage.output[0],
-        metadata=rules.metadata.output[0],
-    output:
-        # update(): on a failed job Snakemake restores the previous published file.
+        # update(): if this job fails, Snakemake restores the previous published file.
         per_run=update(f"{RESULTS}/per_run.csv"),
         metrics_per_subject=update(f"{RESULTS}/metrics_per_subject.csv"),
         metrics_per_family=update(f"{RESULTS}/metrics_per_family.csv"),
@@ -60,5 +23,9 @@ rule publish:
     threads: 1
     resources:
         mem_mb=512,
+    params:
+        alpha=config["alpha"],
+        benchmark_version=VERSION,
+        strict=config["strict"],
     script:
         "../../scripts/publish_results.py"
