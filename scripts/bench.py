@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""Speed benchmark of the workflow on synthetic corpora of growing size.
+
+For each size it generates a corpus with scripts/make_demo_corpus.py, copies the
+workflow into a scratch folder and measures, several times, the wall time and the
+peak memory (summed RSS of the whole process tree, sampled) of:
+
+- floor: one process that only reads and json-parses every file once;
+- cold: a full run with no .snakemake/ and no cache;
+- noop: the same run again, nothing changed;
+- one_scoring: a rerun after adding one scoring to one subject;
+- one_gold: a rerun after changing one gold.
+
+Medians go to a Markdown table (docs/benchmarks.md) and a CSV, with each scenario's
+ratio to the floor and the target it must meet.
+
+    python scripts/bench.py                  # sizes S, M, L, 3 repetitions
+    python scripts/bench.py --quick --out-dir /tmp/bench   # size S, 1 repetition
+"""
+
+import argparse
+import csv
+import datetime as dt
+import io
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from importlib.metadata import version
+from pathlib import Path
+
+import psutil
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "scripts"))
+
+from make_demo_corpus import SIZES, make_corpus  # noqa: E402
+
+WORKFLOW_PARTS = ["Snakefile", "workflow", "scripts", "config", "system"]
+SCENARIOS = ["floor", "cold", "noop", "one_scoring", "one_gold"]
+# Targets of issue 3, as a ratio of the floor measured in the same run.
+TARGETS = {"cold": 2.5, "noop": 0.6, "one_scoring": 1.0, "one_gold": 1.5}
+MEMORY_TARGET_MIB = 1024
+TARGET_SIZE = "L"
+SAMPLE_SECONDS = 0.02
+
+FLOOR_CODE = """
+import json, os, sys
+count = 0
+for folder, _, names in os.walk(sys.argv[1]):
+    for name in names:
+        with open(os.path.join(folder, name), "rb") as handle:
+            raw = handle.read()
+        if name.endswith(".json"):
+            json.loads(raw)
+        count += 1
+print(count)
+"""
+
+
+def measure(command: list[str], cwd: Path) -> tuple[float, float, str]:
+    """Wall seconds and peak summed RSS (MiB) of a command and all its descendants."""
+    peak = 0
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    root = psutil.Process(process.pid)
+    output = []
+    reader = threading.Thread(target=lambda: output.append(process.stdout.read()))
+    reader.start()
+    while process.poll() is None:
+        try:
+            tree = [root, *root.children(recursive=True)]
+            peak = max(peak, sum(_rss(p) for p in tree))
+        except psutil.NoSuchProcess:
+            pass
+        time.sleep(SAMPLE_SECONDS)
+    wall = time.perf_counter() - start
+    reader.join()
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{''.join(output)[-3000:]}")
+    return wall, peak / 2**20, "".join(output)
+
+
+def _rss(process: psutil.Process) -> int:
+    try:
+        return process.memory_info().rss
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return 0
+
+
+class Bench:
+    def __init__(self, scratch: Path, size: str, cores: int):
+        self.size = size
+        self.cores = cores
+        self.corpus = scratch / f"corpus-{size}"
+        self.workdir = scratch / f"workflow-{size}"
+        self.counts = make_corpus(self.corpus, size=size)
+        self.workdir.mkdir()
+        for part in WORKFLOW_PARTS:
+            source = REPO / part
+            copy = shutil.copytree if source.is_dir() else shutil.copy2
+            copy(source, self.workdir / part)
+        self.unscored = self._unscored_responses()
+        self.golds = sorted((self.corpus / "golds/v1.0").glob("*_gold.md"))
+        self.edits = 0
+
+    def snakemake(self) -> list[str]:
+        return [
+            str(Path(sys.executable).parent / "snakemake"),
+            "--cores",
+            str(self.cores),
+            "--config",
+            f"corpus={self.corpus}",
+            "results=results",
+        ]
+
+    def run(self, scenario: str) -> tuple[float, float]:
+        if scenario == "floor":
+            wall, peak, _ = measure([sys.executable, "-c", FLOOR_CODE, str(self.corpus)], REPO)
+            return wall, peak
+        if scenario == "cold":
+            for folder in (".snakemake", ".cache", "results"):
+                shutil.rmtree(self.workdir / folder, ignore_errors=True)
+        elif scenario == "one_scoring":
+            self._add_scoring()
+        elif scenario == "one_gold":
+            self._change_gold()
+        wall, peak, output = measure(self.snakemake(), self.workdir)
+        if scenario == "noop" and "Nothing to be done" not in output:
+            raise RuntimeError(f"the no-op rerun ran jobs:\n{output[-3000:]}")
+        return wall, peak
+
+    def _unscored_responses(self) -> list[Path]:
+        scored = {
+            (path.parent.name, path.name.split("__eval-")[0])
+            for path in self.corpus.glob("scoring/v1.0/*/*.json")
+        }
+        return sorted(
+            path
+            for path in self.corpus.glob("responses/v1.0/*/*.json")
+            if (path.parent.name, path.stem) not in scored
+        )
+
+    def _add_scoring(self) -> None:
+        response = self.unscored.pop()
+        subject = response.parent.name
+        template = next((self.corpus / "scoring/v1.0" / subject).glob("*.json"))
+        scoring = json.loads(template.read_text("utf-8"))
+        answer = json.loads(response.read_text("utf-8"))
+        scoring["response_ref"] = {
+            key: answer[key] for key in ("case_id", "subject_id", "subject_version", "run_id")
+        }
+        target = template.parent / f"{response.stem}__eval-{scoring['reviewer_id']}.json"
+        target.write_text(json.dumps(scoring, indent=2), "utf-8")
+
+    def _change_gold(self) -> None:
+        gold = self.golds[self.edits % len(self.golds)]
+        self.edits += 1
+        with open(gold, "a", encoding="utf-8") as handle:
+            handle.write(f"\nReviewed again (benchmark edit {self.edits}).\n")
+
+
+def run_size(scratch: Path, size: str, cores: int, repeat: int, log) -> list[dict]:
+    log(f"size {size}: generating {SIZES[size]} (subjects, cases, runs)")
+    bench = Bench(scratch, size, cores)
+    samples = {scenario: [] for scenario in SCENARIOS}
+    for repetition in range(1, repeat + 1):
+        for scenario in SCENARIOS:
+            wall, peak = bench.run(scenario)
+            samples[scenario].append((wall, peak))
+            log(f"size {size} #{repetition} {scenario}: {wall:.2f} s, {peak:.0f} MiB")
+    floor = statistics.median(wall for wall, _ in samples["floor"])
+    rows = []
+    for scenario in SCENARIOS:
+        walls = [wall for wall, _ in samples[scenario]]
+        median = statistics.median(walls)
+        ratio = median / floor
+        target = TARGETS.get(scenario)
+        peak = max(peak for _, peak in samples[scenario])
+        rows.append(
+            {
+                "size": size,
+                "files": bench.counts["total"],
+                "scorings": bench.counts["scorings"],
+                "scenario": scenario,
+                "repetitions": len(walls),
+                "median_s": round(median, 2),
+                "min_s": round(min(walls), 2),
+                "max_s": round(max(walls), 2),
+                "ratio_to_floor": round(ratio, 2),
+                "target_ratio": "" if target is None else target,
+                "peak_rss_mib": round(peak),
+                "met": _met(size, target, ratio, peak),
+            }
+        )
+    return rows
+
+
+def _met(size: str, target: float | None, ratio: float, peak: float) -> str:
+    if size != TARGET_SIZE or target is None:
+        return ""
+    return "yes" if ratio <= target and peak <= MEMORY_TARGET_MIB else "no"
+
+
+def markdown(rows: list[dict], machine: dict) -> str:
+    lines = [
+        "# Benchmarks",
+        "",
+        "Produced by `make bench` (`scripts/bench.py`); do not edit by hand.",
+        "",
+        f"- date of the run: {machine['date']}",
+        f"- cores: {machine['cores']} (`--cores {machine['cores']}`); {machine['platform']}",
+        f"- Python {machine['python']}, Snakemake {machine['snakemake']}",
+        f"- repetitions per scenario: {machine['repeat']}; times are medians (min-max)",
+        "",
+        "Scenarios: **floor** = one process that only reads and json-parses every file "
+        "once; **cold** = full run without `.snakemake/` or cache; **noop** = rerun with "
+        "no change; **one_scoring** = rerun after adding one scoring to one subject; "
+        "**one_gold** = rerun after changing one gold. Ratios are to the floor of the "
+        f"same size; targets apply at size L, with peak RSS ≤ {MEMORY_TARGET_MIB} MiB.",
+        "",
+        "| size | files | scenario | median s | min-max s | × floor | target | peak RSS MiB "
+        "| met |",
+        "|---|---:|---|---:|---:|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        target = f"≤ {row['target_ratio']}" if row["target_ratio"] != "" else ""
+        lines.append(
+            f"| {row['size']} | {row['files']:,} | {row['scenario']} | {row['median_s']:.2f} "
+            f"| {row['min_s']:.2f}-{row['max_s']:.2f} | {row['ratio_to_floor']:.2f} "
+            f"| {target} | {row['peak_rss_mib']} | {row['met']} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="S,M,L", help="comma-separated sizes (S, M, L)")
+    parser.add_argument("--repeat", type=int, default=3, help="repetitions per scenario")
+    parser.add_argument("--quick", action="store_true", help="size S, one repetition")
+    parser.add_argument("--cores", type=int, default=os.cpu_count())
+    parser.add_argument("--out-dir", type=Path, default=REPO / "docs")
+    parser.add_argument("--scratch", type=Path, help="where corpora go (default: a temp dir)")
+    args = parser.parse_args(argv)
+    sizes = ["S"] if args.quick else args.sizes.split(",")
+    repeat = 1 if args.quick else args.repeat
+    unknown = [size for size in sizes if size not in SIZES]
+    if unknown or repeat < 1:
+        parser.error(f"unknown sizes {unknown} or repeat < 1")
+
+    def log(message):
+        print(message, file=sys.stderr, flush=True)
+
+    machine = {
+        "date": dt.date.today().isoformat(),
+        "cores": args.cores,
+        "platform": f"{platform.system()} {platform.machine()}",
+        "python": platform.python_version(),
+        "snakemake": version("snakemake"),
+        "repeat": repeat,
+    }
+    rows = []
+    with tempfile.TemporaryDirectory(dir=args.scratch) as scratch:
+        for size in sizes:
+            rows += run_size(Path(scratch), size, args.cores, repeat, log)
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    (args.out_dir / "benchmarks.md").write_text(markdown(rows, machine), "utf-8")
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    (args.out_dir / "benchmarks.csv").write_text(buffer.getvalue(), "utf-8")
+    log(f"wrote {args.out_dir / 'benchmarks.md'} and benchmarks.csv")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
