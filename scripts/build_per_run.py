@@ -2,6 +2,7 @@
 
 One row per checked (case, subject, run, reviewer) tuple, every derived value
 computed by compute_metrics, rows sorted by (subject_id, case_id, run_id, reviewer_id).
+Runs only after the cross-check accepted the corpus (its verdict is an input).
 """
 
 import compute_metrics as cm
@@ -28,42 +29,56 @@ PER_RUN_COLUMNS = [
 ]
 
 
-def per_run_row(run: dict) -> list:
-    raw = cm.raw_score(run["criterion_scores"])
-    clipped = cm.clipped_score(raw, run["rubric_ceiling"])
-    critical = cm.has_critical_fail(run["fail_severities"])
-    recoverable = cm.has_recoverable_fail(run["fail_severities"])
+def per_run_row(run: list, gold: dict) -> list:
+    """One row from a scored run of step 1 and the public part of its case's gold."""
+    (
+        subject_id,
+        version,
+        case_id,
+        run_id,
+        reviewer_id,
+        timestamp,
+        scores,
+        severities,
+        confidence,
+        correctness,
+    ) = run
+    raw = cm.raw_score(scores)
+    clipped = cm.clipped_score(raw, gold["rubric_ceiling"])
+    critical = cm.has_critical_fail(severities)
+    recoverable = cm.has_recoverable_fail(severities)
     return [
-        run["subject_id"],
-        run["subject_version"],
-        run["case_id"],
-        cm.family_of(run["case_id"]),
-        run["run_id"],
-        run["reviewer_id"],
-        run["scoring_timestamp_utc"],
-        run["rubric_floor"],
-        run["rubric_ceiling"],
+        subject_id,
+        version,
+        case_id,
+        cm.family_of(case_id),
+        run_id,
+        reviewer_id,
+        timestamp,
+        gold["rubric_floor"],
+        gold["rubric_ceiling"],
         raw,
         clipped,
         critical,
         recoverable,
-        cm.classify(clipped, run["rubric_floor"], critical, recoverable),
-        run["confidence"],
-        cm.confidence_unit(run["confidence"]),
-        float(run["correctness"]),
+        cm.classify(clipped, gold["rubric_floor"], critical, recoverable),
+        confidence,
+        cm.confidence_unit(confidence),
+        float(correctness),
     ]
 
 
-def per_run_rows(runs: list[dict]) -> list[list]:
-    ordered = sorted(
-        runs, key=lambda r: (r["subject_id"], r["case_id"], r["run_id"], r["reviewer_id"])
-    )
-    return [per_run_row(run) for run in ordered]
+def per_run_rows(runs: list[list], golds: dict) -> list[list]:
+    """Rows sorted by (subject_id, case_id, run_id, reviewer_id)."""
+    ordered = sorted(runs, key=lambda run: (run[0], run[2], run[3], run[4]))
+    return [per_run_row(run, golds[run[2]]) for run in ordered]
 
 
 def main(smk) -> None:
     log = step_logger("per_run", smk.log[0])
-    rows = per_run_rows(read_json(smk.input.checked)["runs"])
+    golds = read_json(smk.input.golds)["golds"]
+    runs = [run for path in smk.input.partitions for run in read_json(path)["scored_runs"]]
+    rows = per_run_rows(runs, golds)
     write_csv(smk.output[0], PER_RUN_COLUMNS, rows)
     log.info("%d per-run rows written", len(rows))
 

@@ -37,6 +37,7 @@ class Entry:
     path: str
     size: int = 0
     mtime_ns: int = 0
+    ctime_ns: int = 0
 
 
 def responses_dir(version: str) -> str:
@@ -68,12 +69,13 @@ def _is_ignored(name: str) -> bool:
 
 def _line(kind: str, relative: str, stat=None) -> str:
     if stat is None:
-        return f"{kind}\t{relative}\t0\t0\n"
-    return f"{kind}\t{relative}\t{stat.st_size}\t{stat.st_mtime_ns}\n"
+        return f"{kind}\t{relative}\t0\t0\t0\n"
+    return f"{kind}\t{relative}\t{stat.st_size}\t{stat.st_mtime_ns}\t{stat.st_ctime_ns}\n"
 
 
 def _scan_folder(root: str, relative: str, skip: frozenset) -> list[str]:
-    # Manifest lines are built directly: this runs on every file at every start.
+    # Manifest lines are built directly: this runs on every file at every start. The
+    # change time is kept too: unlike the modification time it cannot be set back.
     lines = []
     with os.scandir(f"{root}/{relative}") as listing:
         for item in listing:
@@ -81,10 +83,13 @@ def _scan_folder(root: str, relative: str, skip: frozenset) -> list[str]:
             if name[0] == "." or name in skip:
                 continue
             if item.is_dir():
-                lines.append(f"{FOLDER}\t{relative}/{name}\t0\t0\n")
+                lines.append(f"{FOLDER}\t{relative}/{name}\t0\t0\t0\n")
             else:
                 stat = item.stat()
-                lines.append(f"{FILE}\t{relative}/{name}\t{stat.st_size}\t{stat.st_mtime_ns}\n")
+                lines.append(
+                    f"{FILE}\t{relative}/{name}\t{stat.st_size}\t{stat.st_mtime_ns}"
+                    f"\t{stat.st_ctime_ns}\n"
+                )
     return lines
 
 
@@ -149,8 +154,8 @@ def write_manifest(path: Path, lines: list[str]) -> bool:
 def read_manifest(path: Path) -> list[Entry]:
     entries = []
     for line in Path(path).read_text(encoding="utf-8").splitlines():
-        kind, relative, size, mtime_ns = line.split("\t")
-        entries.append(Entry(kind, relative, int(size), int(mtime_ns)))
+        kind, relative, size, mtime_ns, ctime_ns = line.split("\t")
+        entries.append(Entry(kind, relative, int(size), int(mtime_ns), int(ctime_ns)))
     return entries
 
 

@@ -3,8 +3,8 @@
 Joins every partition with the golds and the registry. If any file of the corpus
 has a problem, the full list goes to the terminal and the log, the step exits
 non-zero and nothing downstream runs, so the published results stay as they were.
-Otherwise it writes the checked corpus: the scored runs with the public part of
-their gold, and the coverage counts.
+Otherwise it writes its verdict: the digest of the inputs, the counts and the
+coverage of every subject version.
 """
 
 import hashlib
@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from corpus_files import CorpusFileError, SchemaCheck, decode_yaml
-from corpus_layout import MISSING, REGISTRY, read_manifest, responses_dir
+from corpus_layout import MISSING, REGISTRY, read_manifest, responses_dir, scoring_dir
 from step_io import read_json, step_logger, write_json
 
 # The terminal gets the head of a long list; the log file always has all of it.
@@ -67,13 +67,18 @@ def response_path(benchmark_version, subject_id, case_id, run_id) -> str:
     return f"{responses_dir(benchmark_version)}/{subject_id}/{case_id}__{run_id}.json"
 
 
+def scoring_path(benchmark_version, subject_id, case_id, run_id, reviewer_id) -> str:
+    folder = f"{scoring_dir(benchmark_version)}/{subject_id}"
+    return f"{folder}/{case_id}__{run_id}__eval-{reviewer_id}.json"
+
+
 def cross_check(
     partitions, golds_result, layout, registry_schema, corpus: Path, benchmark_version, strict
 ):
     problems = []
 
     def problem(path, message):
-        problems.append({"path": path, "message": message})
+        problems.append([path, message])
 
     for entry in layout:
         if entry.kind == MISSING and entry.path != REGISTRY:
@@ -105,15 +110,14 @@ def cross_check(
                 f"subject_version {version!r} of subject {subject_id!r} is not in {REGISTRY}{more}",
             )
 
-    checked_runs = []
-    for run in scored_runs:
-        gold = golds.get(run["case_id"])
-        if gold is None:
-            problem(run["path"], f"case {run['case_id']} has no (valid) gold")
-            continue
-        checked_runs.append({**run, **gold})
+    for subject_id, _, case_id, run_id, reviewer_id, *_ in scored_runs:
+        if case_id not in golds:
+            problem(
+                scoring_path(benchmark_version, subject_id, case_id, run_id, reviewer_id),
+                f"case {case_id} has no (valid) gold",
+            )
 
-    scored_keys = {(r["subject_id"], r["case_id"], r["run_id"]) for r in scored_runs}
+    scored_keys = {(run[0], run[2], run[3]) for run in scored_runs}
     unscored = [
         (subject_id, version, case_id, run_id)
         for subject_id, version, case_id, run_id, _track in responses
@@ -132,10 +136,10 @@ def cross_check(
     return {
         "problems": problems,
         "unscored": unscored,
-        "checked": {
+        "verdict": {
             "inputs_digest": digest.hexdigest(),
             "n_files": sum(p["n_files"] for p in partitions) + golds_result["n_files"] + 1,
-            "runs": checked_runs,
+            "n_scored_runs": len(scored_runs),
             "coverage": coverage,
             "sampling_policy": {
                 f"{subject_id}\t{version}": kind
@@ -168,8 +172,7 @@ def response_tracks(responses):
 
 
 def report(problems, corpus: str, log) -> str:
-    problems = sorted(problems, key=lambda p: (p["path"], p["message"]))
-    lines = [f"{corpus}/{p['path']}: {p['message']}" for p in problems]
+    lines = [f"{corpus}/{path}: {message}" for path, message in sorted(problems)]
     for line in lines:
         log.info(line)
     shown = lines[:MAX_PROBLEMS_SHOWN]
@@ -211,8 +214,8 @@ def main(smk) -> None:
     unscored = result["unscored"]
     if unscored:
         log.warning(unscored_warning(unscored))
-    write_json(smk.output[0], result["checked"])
-    log.info("%d scored runs checked", len(result["checked"]["runs"]))
+    write_json(smk.output[0], result["verdict"])
+    log.info("%d scored runs checked", result["verdict"]["n_scored_runs"])
 
 
 if __name__ == "__main__":

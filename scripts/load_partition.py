@@ -5,9 +5,16 @@ Schema and against its path, and checks what can be checked inside one subject:
 every scoring has its response, with the same subject_version, and at most one
 scoring exists per (case, subject, run). Problems are collected, not raised: the
 cross-check step reports those of every partition together.
+
+The job keeps what it learnt of each file (its digest, the fields later steps need,
+its problems) in a per-partition file cache, and on the next run re-reads only the
+files whose size or timestamps changed, so adding one scoring costs one file read.
+The cache is discarded whenever the schemas, this code, the corpus or the
+benchmark version change.
 """
 
 import hashlib
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -20,7 +27,7 @@ from corpus_layout import (
     read_manifest,
     responses_dir,
 )
-from step_io import step_logger, write_json
+from step_io import read_json, step_logger, tell, write_json
 
 CRITERIA = (
     "main_hypothesis",
@@ -30,237 +37,256 @@ CRITERIA = (
     "requested_data",
     "decision_change_condition",
 )
-PROGRESS_EVERY = 20000
+PROGRESS_SECONDS = 5.0
+RESPONSE, SCORING, OTHER = "response", "scoring", "other"
 
 
-class PartitionLoader:
-    def __init__(self, corpus: Path, version: str, response_schema, scoring_schema, log):
-        self.corpus = corpus
+class FileChecker:
+    """Everything about one file that does not depend on any other file."""
+
+    def __init__(self, corpus: Path, version: str, response_schema, scoring_schema):
+        self.corpus = str(corpus)
         self.version = version
+        self.response_top = responses_dir(version) + "/"
         self.response_check = SchemaCheck(response_schema)
         self.scoring_check = SchemaCheck(scoring_schema)
-        self.log = log
-        self.problems = []
-        self.responses = {}
-        self.scorings = []
-        self.file_digests = []
 
-    def problem(self, path: str, message: str) -> None:
-        self.problems.append({"path": path, "message": message})
-
-    def load(self, entries) -> None:
-        response_top = responses_dir(self.version) + "/"
-        for done, entry in enumerate(entries, start=1):
-            if entry.kind != FILE:
-                self.problem(entry.path, "unexpected folder (not part of the corpus layout)")
-                continue
-            parts = entry.path.split("/")
-            if len(parts) != 4:
-                self.problem(entry.path, "unexpected file outside a subject folder")
-                continue
-            if entry.path.startswith(response_top):
-                self.load_response(entry.path, parts[2], parts[3])
-            else:
-                self.load_scoring(entry.path, parts[2], parts[3])
-            if done % PROGRESS_EVERY == 0:
-                self.log.info("%d of %d files checked", done, len(entries))
-        self.check_scorings()
-
-    def read_document(self, path: str, check: SchemaCheck):
+    def check(self, entry) -> list:
+        """[kind, sha256, record or None, problems] of one manifest entry."""
+        if entry.kind != FILE:
+            return [OTHER, "", None, ["unexpected folder (not part of the corpus layout)"]]
+        parts = entry.path.split("/")
+        if len(parts) != 4:
+            return [OTHER, "", None, ["unexpected file outside a subject folder"]]
+        folder, name = parts[2], parts[3]
+        if entry.path.startswith(self.response_top):
+            kind, match = RESPONSE, RESPONSE_NAME_RE.fullmatch(name)
+            expected = "<case_id>__<run_id>.json"
+        else:
+            kind, match = SCORING, SCORING_NAME_RE.fullmatch(name)
+            expected = "<case_id>__<run_id>__eval-<reviewer_id>.json"
+        if not match:
+            return [kind, "", None, [f"file name is not {expected}"]]
+        if not SUBJECT_ID_RE.fullmatch(folder):
+            return [kind, "", None, [f"folder name {folder!r} is not a valid subject_id"]]
         try:
-            with open(f"{self.corpus}/{path}", "rb") as handle:
+            with open(f"{self.corpus}/{entry.path}", "rb") as handle:
                 raw = handle.read()
         except OSError as error:
-            self.problem(path, f"cannot be read: {error.strerror}")
-            return None
-        self.file_digests.append(f"{path}\t{hashlib.sha256(raw).hexdigest()}\n")
+            return [kind, "", None, [f"cannot be read: {error.strerror}"]]
+        digest = hashlib.sha256(raw).hexdigest()
         try:
             document = decode_json(raw)
         except CorpusFileError as error:
-            self.problem(path, str(error))
-            return None
-        problems = check.problems(document)
-        for message in problems:
-            self.problem(path, message)
-        return None if problems else document
+            return [kind, digest, None, [str(error)]]
+        if kind == RESPONSE:
+            record, problems = self.response(document, folder, match)
+        else:
+            record, problems = self.scoring(document, folder, match)
+        return [kind, digest, None if problems else record, problems]
 
-    def subject_folder_problem(self, path: str, folder: str) -> bool:
-        if SUBJECT_ID_RE.fullmatch(folder):
-            return False
-        self.problem(path, f"folder name {folder!r} is not a valid subject_id")
-        return True
-
-    def load_response(self, path: str, folder: str, name: str) -> None:
-        match = RESPONSE_NAME_RE.fullmatch(name)
-        if not match:
-            self.problem(path, "file name is not <case_id>__<run_id>.json")
-            return
-        if self.subject_folder_problem(path, folder):
-            return
-        document = self.read_document(path, self.response_check)
-        if document is None:
-            return
-        found = self.path_problems(
-            path,
+    def response(self, document, folder: str, match) -> tuple[list, list[str]]:
+        problems = self.response_check.problems(document)
+        if problems:
+            return [], problems
+        problems = self.path_problems(
             {
                 "subject_id": (document["subject_id"], folder),
                 "case_id": (document["case_id"], match["case_id"]),
                 "run_id": (document["run_id"], match["run_id"]),
-            },
+            }
         )
-        found += self.version_problems(path, document["benchmark_version"])
-        for message in strict_integer_problems(document, [("confidence",)]):
-            self.problem(path, message)
-            found = True
-        if found:
-            return
-        self.responses[(folder, match["case_id"], match["run_id"])] = {
-            "path": path,
-            "subject_version": document["subject_version"],
-            "confidence": document["confidence"],
-            "track": document.get("track", "classic"),
-        }
+        problems += self.version_problems(document["benchmark_version"])
+        problems += strict_integer_problems(document, [("confidence",)])
+        record = [
+            document["subject_version"],
+            document["confidence"],
+            document.get("track", "classic"),
+        ]
+        return record, problems
 
-    def load_scoring(self, path: str, folder: str, name: str) -> None:
-        match = SCORING_NAME_RE.fullmatch(name)
-        if not match:
-            self.problem(path, "file name is not <case_id>__<run_id>__eval-<reviewer_id>.json")
-            return
-        if self.subject_folder_problem(path, folder):
-            return
-        document = self.read_document(path, self.scoring_check)
-        if document is None:
-            return
+    def scoring(self, document, folder: str, match) -> tuple[list, list[str]]:
+        problems = self.scoring_check.problems(document)
+        if problems:
+            return [], problems
         ref = document["response_ref"]
-        found = self.path_problems(
-            path,
+        problems = self.path_problems(
             {
                 "response_ref.subject_id": (ref["subject_id"], folder),
                 "response_ref.case_id": (ref["case_id"], match["case_id"]),
                 "response_ref.run_id": (ref["run_id"], match["run_id"]),
                 "reviewer_id": (document["reviewer_id"], match["reviewer_id"]),
-            },
-        )
-        found += self.version_problems(path, document["benchmark_version"])
-        integer_paths = [("criterion_scores", key, "score") for key in CRITERIA]
-        for message in strict_integer_problems(document, integer_paths):
-            self.problem(path, message)
-            found = True
-        if found:
-            return
-        self.scorings.append(
-            {
-                "path": path,
-                "subject_id": folder,
-                "subject_version": ref["subject_version"],
-                "case_id": match["case_id"],
-                "run_id": match["run_id"],
-                "reviewer_id": document["reviewer_id"],
-                "scoring_timestamp_utc": document["scoring_timestamp_utc"],
-                "criterion_scores": [
-                    document["criterion_scores"][key]["score"] for key in CRITERIA
-                ],
-                "fail_severities": sorted(
-                    fail["severity"] for fail in document["automatic_fails_triggered"]
-                ),
-                "correctness": float(document["correctness"]),
             }
         )
-
-    def path_problems(self, path: str, pairs: dict) -> int:
-        found = 0
-        for field, (in_file, in_path) in pairs.items():
-            if in_file != in_path:
-                self.problem(path, f"{field} is {in_file!r} but the file's path says {in_path!r}")
-                found += 1
-        return found
-
-    def version_problems(self, path: str, version: str) -> int:
-        if version == self.version:
-            return 0
-        self.problem(
-            path,
-            f"benchmark_version is {version!r} but this run is configured for {self.version!r}",
+        problems += self.version_problems(document["benchmark_version"])
+        scores = document["criterion_scores"]
+        problems += strict_integer_problems(
+            document, [("criterion_scores", key, "score") for key in CRITERIA]
         )
-        return 1
+        record = [
+            ref["subject_version"],
+            document["scoring_timestamp_utc"],
+            [scores[key]["score"] for key in CRITERIA],
+            sorted(fail["severity"] for fail in document["automatic_fails_triggered"]),
+            float(document["correctness"]),
+        ]
+        return record, problems
 
-    def check_scorings(self) -> None:
-        by_run = defaultdict(list)
-        for scoring in self.scorings:
-            by_run[(scoring["subject_id"], scoring["case_id"], scoring["run_id"])].append(scoring)
-        kept = []
-        for key, scorings in sorted(by_run.items()):
-            if len(scorings) > 1:
-                paths = sorted(scoring["path"] for scoring in scorings)
-                for path in paths:
-                    others = ", ".join(other for other in paths if other != path)
-                    self.problem(
+    @staticmethod
+    def path_problems(pairs: dict) -> list[str]:
+        return [
+            f"{field} is {in_file!r} but the file's path says {in_path!r}"
+            for field, (in_file, in_path) in pairs.items()
+            if in_file != in_path
+        ]
+
+    def version_problems(self, version: str) -> list[str]:
+        if version == self.version:
+            return []
+        return [f"benchmark_version is {version!r} but this run is configured for {self.version!r}"]
+
+
+def fingerprint(parts: list[str], sources: list[Path]) -> str:
+    """What the cached file checks depend on besides the files themselves."""
+    digest = hashlib.sha256("\n".join(parts).encode("utf-8"))
+    for path in sources:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
+
+
+def check_files(entries, checker: FileChecker, cache: dict) -> tuple[dict, int]:
+    """Per-path [size, mtime_ns, ctime_ns, result], reusing unchanged files' results."""
+    files = {}
+    read = 0
+    last_report = started = time.monotonic()
+    for done, entry in enumerate(entries, start=1):
+        key = [entry.size, entry.mtime_ns, entry.ctime_ns]
+        cached = cache.get(entry.path)
+        if cached is not None and cached[:3] == key:
+            files[entry.path] = cached
+            continue
+        files[entry.path] = [*key, checker.check(entry)]
+        read += 1
+        if time.monotonic() - last_report > PROGRESS_SECONDS:
+            last_report = time.monotonic()
+            elapsed = last_report - started
+            tell(f"  {done:,} of {len(entries):,} files checked ({elapsed:.0f} s)")
+    return files, read
+
+
+def partition_summary(files: dict, version: str) -> dict:
+    """Cross-file checks inside the partition, and what later steps need."""
+    problems = []
+    responses = {}
+    scorings = defaultdict(list)
+    for path, (_, _, _, (kind, _, record, file_problems)) in files.items():
+        problems += [[path, message] for message in file_problems]
+        if record is None:
+            continue
+        _, _, subject_id, name = path.split("/")
+        if kind == RESPONSE:
+            match = RESPONSE_NAME_RE.fullmatch(name)
+            responses[(subject_id, match["case_id"], match["run_id"])] = (path, record)
+        else:
+            match = SCORING_NAME_RE.fullmatch(name)
+            key = (subject_id, match["case_id"], match["run_id"])
+            scorings[key].append((path, match["reviewer_id"], record))
+
+    scored_runs = []
+    for key, found in sorted(scorings.items()):
+        subject_id, case_id, run_id = key
+        if len(found) > 1:
+            paths = sorted(path for path, _, _ in found)
+            for path in paths:
+                others = ", ".join(other for other in paths if other != path)
+                problems.append(
+                    [
                         path,
                         f"{len(paths)} scorings for the same (case, subject, run) "
-                        f"{key[1]}/{key[0]}/{key[2]}; v1.0 allows one and never "
+                        f"{case_id}/{subject_id}/{run_id}; v1.0 allows one and never "
                         f"averages (also: {others})",
-                    )
-                continue
-            scoring = scorings[0]
-            response = self.responses.get(key)
-            if response is None:
-                response_path = f"{responses_dir(self.version)}/{key[0]}/{key[1]}__{key[2]}.json"
-                if not (self.corpus / response_path).is_file():
-                    self.problem(scoring["path"], f"its response {response_path} does not exist")
-                # An existing but invalid response is reported on its own.
-                continue
-            if response["subject_version"] != scoring["subject_version"]:
-                self.problem(
-                    scoring["path"],
-                    f"response_ref.subject_version is {scoring['subject_version']!r} "
-                    f"but its response {response['path']} has "
-                    f"{response['subject_version']!r}",
+                    ]
                 )
-                continue
-            scoring["confidence"] = response["confidence"]
-            kept.append(scoring)
-        self.scorings = kept
-
-    def result(self, partition: str) -> dict:
-        digest = hashlib.sha256("".join(sorted(self.file_digests)).encode("utf-8"))
-        responses = [
-            [subject_id, response["subject_version"], case_id, run_id, response["track"]]
-            for (subject_id, case_id, run_id), response in sorted(self.responses.items())
-        ]
-        return {
-            "partition": partition,
-            "n_files": len(self.file_digests),
-            "digest": digest.hexdigest(),
-            "problems": sorted(self.problems, key=lambda p: (p["path"], p["message"])),
-            "responses": responses,
-            "scored_runs": sorted(
-                self.scorings,
-                key=lambda s: (s["subject_id"], s["case_id"], s["run_id"], s["reviewer_id"]),
-            ),
-        }
+            continue
+        path, reviewer_id, (version_scored, timestamp, scores, severities, correctness) = found[0]
+        response = responses.get(key)
+        if response is None:
+            response_path = f"{responses_dir(version)}/{subject_id}/{case_id}__{run_id}.json"
+            if response_path not in files:
+                problems.append([path, f"its response {response_path} does not exist"])
+            # An existing but invalid response is reported on its own.
+            continue
+        response_path, (version_answered, confidence, _track) = response
+        if version_scored != version_answered:
+            problems.append(
+                [
+                    path,
+                    f"response_ref.subject_version is {version_scored!r} but its response "
+                    f"{response_path} has {version_answered!r}",
+                ]
+            )
+            continue
+        scored_runs.append(
+            [
+                subject_id,
+                version_scored,
+                case_id,
+                run_id,
+                reviewer_id,
+                timestamp,
+                scores,
+                severities,
+                confidence,
+                correctness,
+            ]
+        )
+    digest = hashlib.sha256()
+    for path, (_, _, _, (_, sha, _, _)) in sorted(files.items()):
+        if sha:
+            digest.update(f"{path}\t{sha}\n".encode())
+    return {
+        "n_files": sum(1 for *_, result in files.values() if result[1]),
+        "digest": digest.hexdigest(),
+        "problems": sorted(problems),
+        "responses": [
+            [subject_id, record[0], case_id, run_id, record[2]]
+            for (subject_id, case_id, run_id), (_, record) in sorted(responses.items())
+        ],
+        "scored_runs": scored_runs,
+    }
 
 
 def main(smk) -> None:
     log = step_logger("load_partition", smk.log[0])
-    entries = read_manifest(smk.input.manifest)
-    loader = PartitionLoader(
+    partition = smk.wildcards.partition
+    current = fingerprint(
+        [smk.params.corpus, smk.params.benchmark_version],
+        [smk.input.response_schema, smk.input.scoring_schema, *smk.params.sources],
+    )
+    cache = {}
+    if Path(smk.output.files).is_file():
+        previous = read_json(smk.output.files)
+        if previous.get("fingerprint") == current:
+            cache = previous["files"]
+    checker = FileChecker(
         Path(smk.params.corpus),
         smk.params.benchmark_version,
         smk.input.response_schema,
         smk.input.scoring_schema,
-        log,
     )
-    loader.load(entries)
-    result = loader.result(smk.wildcards.partition)
-    write_json(smk.output[0], result)
-    log.info(
-        "partition %s: %d files, %d responses, %d scored runs, %d problems",
-        smk.wildcards.partition,
-        result["n_files"],
-        len(result["responses"]),
-        len(result["scored_runs"]),
-        len(result["problems"]),
+    entries = read_manifest(smk.input.manifest)
+    files, read = check_files(entries, checker, cache)
+    summary = partition_summary(files, smk.params.benchmark_version)
+    write_json(smk.output.files, {"fingerprint": current, "files": files})
+    write_json(smk.output.summary, {"partition": partition, **summary})
+    message = (
+        f"partition {partition}: {len(entries):,} entries checked, {read:,} read "
+        f"({len(entries) - read:,} unchanged since the last run), "
+        f"{len(summary['problems'])} problem(s)"
     )
+    log.info(message)
+    if entries:
+        tell(message)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Publish the results folder, once every step has succeeded.
 
-Writes coverage.csv and metadata.json from the checked corpus and copies the staged
+Writes coverage.csv and metadata.json from the cross-check's verdict and copies the staged
 CSVs of steps 2-4. Each file is replaced atomically (written beside it, then
 renamed), so a reader or a killed run never sees a half-written file, and results/
 changes only after the whole set was computed.
@@ -21,16 +21,16 @@ def file_digest(path) -> str:
     return f"sha256:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}"
 
 
-def metadata(checked: dict, params, rubric, schemas) -> dict:
+def metadata(verdict: dict, params, rubric, schemas) -> dict:
     """What produced the results: parameters, input digest, tools; never a clock."""
     return {
         "alpha": params.alpha,
         "benchmark_version": params.benchmark_version,
         "strict": params.strict,
         "inputs": {
-            "digest": f"sha256:{checked['inputs_digest']}",
-            "n_files": checked["n_files"],
-            "n_scored_runs": len(checked["runs"]),
+            "digest": f"sha256:{verdict['inputs_digest']}",
+            "n_files": verdict["n_files"],
+            "n_scored_runs": verdict["n_scored_runs"],
         },
         "rubric": {
             "document": f"system/rubric/{params.benchmark_version}/aggregated_metrics.md",
@@ -46,11 +46,11 @@ def metadata(checked: dict, params, rubric, schemas) -> dict:
 
 def main(smk) -> None:
     log = step_logger("publish", smk.log[0])
-    checked = read_json(smk.input.checked)
+    verdict = read_json(smk.input.verdict)
     for name in ("per_run", "metrics_per_subject", "metrics_per_family"):
         write_bytes_atomic(smk.output[name], Path(smk.input[name]).read_bytes())
-    write_csv(smk.output.coverage, COVERAGE_COLUMNS, checked["coverage"])
-    document = metadata(checked, smk.params, smk.input.rubric, list(smk.input.schemas))
+    write_csv(smk.output.coverage, COVERAGE_COLUMNS, verdict["coverage"])
+    document = metadata(verdict, smk.params, smk.input.rubric, list(smk.input.schemas))
     write_json(smk.output.metadata, document, pretty=True)
     log.info("published %s (inputs %s)", Path(smk.output.metadata).parent, document["inputs"])
 

@@ -28,6 +28,12 @@ def step_logger(name: str, log_path) -> logging.Logger:
     return logger
 
 
+def tell(message: str) -> None:
+    """One line on the terminal, written at once so parallel jobs never interleave."""
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
 def write_bytes_atomic(path, content: bytes) -> None:
     """Write next to the target, then rename: a reader never sees a half-written file."""
     path = Path(path)

@@ -1,6 +1,8 @@
 """Incremental runs: the plan holds only what a change affects."""
 
 import json
+import os
+import re
 import shutil
 
 import pytest
@@ -62,3 +64,45 @@ def test_new_subject_folder_reruns_one_partition(ran_once):
     plan = planned_jobs(workdir, **config)
     assert plan["load_partition"] == 1
     assert set(plan) == {"load_partition"} | AGGREGATES
+
+
+def test_partition_rereads_only_changed_files_and_sees_edits_with_restored_mtime(ran_once):
+    workdir, corpus, config = ran_once
+    scoring = corpus / "scoring/v1.0/atlas-7b/RO-NOWE-005__run-2026-05-12-001__eval-R03.json"
+    before = scoring.stat()
+    text = scoring.read_text("utf-8")
+    document = json.loads(text)
+    old_score = document["criterion_scores"]["key_signals"]["score"]
+    new_score = 1 if old_score != 1 else 2
+    edited = text.replace(
+        f'"key_signals": {{\n      "score": {old_score}',
+        f'"key_signals": {{\n      "score": {new_score}',
+    )
+    assert edited != text and len(edited) == len(text)
+    scoring.write_text(edited, "utf-8")
+    # Same size, modification time set back: only the change time tells.
+    os.utime(scoring, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+    run = run_workflow(workdir, **config)
+    assert run.returncode == 0, run.output
+    partition = partition_of("atlas-7b", 8)
+    assert re.search(rf"partition {partition}: [\d,]+ entries checked, 1 read ", run.output)
+    row = next(
+        line
+        for line in (config["results"] / "per_run.csv").read_text("utf-8").splitlines()
+        if line.startswith("atlas-7b,atlas-7b-2026-03-q4,RO-NOWE-005,NOWE,run-2026-05-12-001,")
+    )
+    raw_score = int(row.split(",")[9])
+    expected = sum(c["score"] for c in document["criterion_scores"].values())
+    assert raw_score == expected - old_score + new_score
+
+
+def test_schema_change_discards_the_file_cache(ran_once):
+    workdir, _, config = ran_once
+    schema = workdir / "system/schemas/v1.0/response.schema.json"
+    schema.write_text(schema.read_text("utf-8") + "\n", "utf-8")
+    run = run_workflow(workdir, **config)
+    assert run.returncode == 0, run.output
+    counts = re.findall(r"partition \d: ([\d,]+) entries checked, ([\d,]+) read", run.output)
+    assert len(counts) == 4  # the demo's subjects fill 4 of the 8 partitions
+    assert all(entries == read for entries, read in counts)

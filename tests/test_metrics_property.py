@@ -350,7 +350,7 @@ alphas = st.one_of(
 def corpora(
     draw, max_subjects=3, min_runs_per_subject=1, max_runs_per_subject=30, with_unscored=False
 ):
-    """Scored runs in the shape build_per_run.per_run_rows consumes, plus the registry.
+    """Scored runs (see step_one_output for the shape step 2 consumes), plus the registry.
 
     Returns (runs, registry, golds, unscored): registry maps subject_id to its versions
     (some may have no run), golds case_id to (floor, ceiling), unscored lists responses
@@ -469,11 +469,26 @@ def read_csv_rows(path: Path) -> tuple[list[str], list[list[str]]]:
     return rows[0], rows[1:]
 
 
+def step_one_output(runs: list[dict]) -> tuple[list[list], dict]:
+    """The runs as step 1 hands them to step 2: scored-run lists and public gold fields."""
+    fields = ["subject_id", "subject_version", "case_id", "run_id", "reviewer_id"]
+    fields += ["scoring_timestamp_utc", "criterion_scores", "fail_severities"]
+    fields += ["confidence", "correctness"]
+    golds = {
+        run["case_id"]: {
+            "rubric_floor": run["rubric_floor"],
+            "rubric_ceiling": run["rubric_ceiling"],
+        }
+        for run in runs
+    }
+    return [[run[field] for field in fields] for run in runs], golds
+
+
 def check_steps(runs: list[dict], alpha) -> None:
     """Push runs through the real steps 2-4 and compare every cell with the naive side."""
     per_run, subjects, families = naive_tables(runs, alpha)
 
-    rows = build_per_run.per_run_rows(runs)
+    rows = build_per_run.per_run_rows(*step_one_output(runs))
     assert_rows(rows, [per_run_cells(r) for r in per_run], as_text=False, table="per_run")
 
     with tempfile.TemporaryDirectory() as scratch:

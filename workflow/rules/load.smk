@@ -4,7 +4,10 @@ rule load_partition:
         response_schema=f"{SCHEMAS}/response.schema.json",
         scoring_schema=f"{SCHEMAS}/evaluation.schema.json",
     output:
-        f"{CACHE}/load/partition-{{partition}}.json",
+        summary=f"{CACHE}/load/partition-{{partition}}.json",
+        # The job's own file cache: update() keeps it, so a rerun re-reads only
+        # the files whose size or timestamps changed.
+        files=update(f"{CACHE}/load/partition-{{partition}}.files.json"),
     log:
         f"{LOGS}/load_partition-{{partition}}.log",
     conda:
@@ -15,6 +18,10 @@ rule load_partition:
     params:
         corpus=CORPUS,
         benchmark_version=VERSION,
+        sources=[
+            f"{workflow.basedir}/scripts/{module}.py"
+            for module in ("load_partition", "corpus_files", "corpus_layout")
+        ],
     script:
         "../../scripts/load_partition.py"
 
@@ -46,7 +53,7 @@ rule cross_check:
         layout=f"{MANIFESTS}/layout.tsv",
         registry_schema=f"{SCHEMAS}/registry.schema.json",
     output:
-        checked=f"{CACHE}/checked/corpus.json",
+        verdict=f"{CACHE}/checked/verdict.json",
     log:
         f"{LOGS}/cross_check.log",
     conda:

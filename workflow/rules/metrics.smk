@@ -1,6 +1,8 @@
 rule per_run:
     input:
-        checked=rules.cross_check.output.checked,
+        verdict=rules.cross_check.output.verdict,
+        partitions=rules.cross_check.input.partitions,
+        golds=rules.cross_check.input.golds,
     output:
         f"{STAGED}/per_run.csv",
     log:

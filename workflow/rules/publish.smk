@@ -1,6 +1,6 @@
 rule publish:
     input:
-        checked=rules.cross_check.output.checked,
+        verdict=rules.cross_check.output.verdict,
         per_run=rules.per_run.output[0],
         metrics_per_subject=rules.metrics_per_subject.output[0],
         metrics_per_family=rules.metrics_per_family.output[0],
