@@ -5,6 +5,8 @@ computed by compute_metrics, rows sorted by (subject_id, case_id, run_id, review
 Runs only after the cross-check accepted the corpus (its verdict is an input).
 """
 
+from operator import itemgetter
+
 import compute_metrics as cm
 from step_io import read_json, step_logger, write_csv
 
@@ -29,7 +31,7 @@ PER_RUN_COLUMNS = [
 ]
 
 
-def per_run_row(run: list, gold: dict) -> list:
+def per_run_row(run: list, gold: dict, family: str) -> list:
     """One row from a scored run of step 1 and the public part of its case's gold."""
     (
         subject_id,
@@ -51,7 +53,7 @@ def per_run_row(run: list, gold: dict) -> list:
         subject_id,
         version,
         case_id,
-        cm.family_of(case_id),
+        family,
         run_id,
         reviewer_id,
         timestamp,
@@ -70,14 +72,15 @@ def per_run_row(run: list, gold: dict) -> list:
 
 def per_run_rows(runs: list[list], golds: dict) -> list[list]:
     """Rows sorted by (subject_id, case_id, run_id, reviewer_id)."""
-    ordered = sorted(runs, key=lambda run: (run[0], run[2], run[3], run[4]))
-    return [per_run_row(run, golds[run[2]]) for run in ordered]
+    families = {case_id: cm.family_of(case_id) for case_id in golds}
+    ordered = sorted(runs, key=itemgetter(0, 2, 3, 4))
+    return [per_run_row(run, golds[run[2]], families[run[2]]) for run in ordered]
 
 
 def main(smk) -> None:
     log = step_logger("per_run", smk.log[0])
     golds = read_json(smk.input.golds)["golds"]
-    runs = [run for path in smk.input.partitions for run in read_json(path)["scored_runs"]]
+    runs = [run for path in smk.input.runs for run in read_json(path)["scored_runs"]]
     rows = per_run_rows(runs, golds)
     write_csv(smk.output[0], PER_RUN_COLUMNS, rows)
     log.info("%d per-run rows written", len(rows))

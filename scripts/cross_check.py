@@ -9,7 +9,7 @@ coverage of every subject version.
 
 import hashlib
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 from corpus_files import CorpusFileError, SchemaCheck, decode_yaml
@@ -73,7 +73,7 @@ def scoring_path(benchmark_version, subject_id, case_id, run_id, reviewer_id) ->
 
 
 def cross_check(
-    partitions, golds_result, layout, registry_schema, corpus: Path, benchmark_version, strict
+    partitions, runs_files, golds_result, layout, registry_schema, corpus: Path, version, strict
 ):
     problems = []
 
@@ -87,49 +87,40 @@ def cross_check(
     problems.extend(golds_result["problems"])
     golds = golds_result["golds"]
 
-    responses = []
-    scored_runs = []
+    versions = [row for partition in partitions for row in partition["versions"]]
     for partition in partitions:
         problems.extend(partition["problems"])
-        responses.extend(partition["responses"])
-        scored_runs.extend(partition["scored_runs"])
-    if not responses and not any(p["problems"] for p in partitions):
-        problem("responses", "the corpus has no responses")
+    if not versions and not problems:
+        problem(responses_dir(version), "the corpus has no responses")
 
     if registry is not None:
-        unregistered = defaultdict(list)
-        for subject_id, version, case_id, run_id, _track in responses:
-            if (subject_id, version) not in registry:
-                unregistered[(subject_id, version)].append(
-                    response_path(benchmark_version, subject_id, case_id, run_id)
+        for subject_id, subject_version, n_responses, _, first, _ in versions:
+            if (subject_id, subject_version) not in registry:
+                more = f" (and {n_responses - 1} more response(s))" if n_responses > 1 else ""
+                problem(
+                    first,
+                    f"subject_version {subject_version!r} of subject {subject_id!r} is not "
+                    f"in {REGISTRY}{more}",
                 )
-        for (subject_id, version), files in sorted(unregistered.items()):
-            more = f" (and {len(files) - 1} more response(s))" if len(files) > 1 else ""
-            problem(
-                files[0],
-                f"subject_version {version!r} of subject {subject_id!r} is not in {REGISTRY}{more}",
-            )
 
-    for subject_id, _, case_id, run_id, reviewer_id, *_ in scored_runs:
-        if case_id not in golds:
-            problem(
-                scoring_path(benchmark_version, subject_id, case_id, run_id, reviewer_id),
-                f"case {case_id} has no (valid) gold",
-            )
+    scored_cases = {case_id for p in partitions for case_id in p["scored_cases"]}
+    if scored_cases - set(golds):
+        # Rare: only then are the scored runs read, to name every scoring concerned.
+        for path in runs_files:
+            for subject_id, _, case_id, run_id, reviewer_id, *_ in read_json(path)["scored_runs"]:
+                if case_id not in golds:
+                    problem(
+                        scoring_path(version, subject_id, case_id, run_id, reviewer_id),
+                        f"case {case_id} has no (valid) gold",
+                    )
 
-    scored_keys = {(run[0], run[2], run[3]) for run in scored_runs}
-    unscored = [
-        (subject_id, version, case_id, run_id)
-        for subject_id, version, case_id, run_id, _track in responses
-        if (subject_id, case_id, run_id) not in scored_keys
-    ]
+    unscored = [row for partition in partitions for row in partition["unscored"]]
     if strict:
         for subject_id, _version, case_id, run_id in unscored:
             problem(
-                response_path(benchmark_version, subject_id, case_id, run_id),
+                response_path(version, subject_id, case_id, run_id),
                 "response has no scoring (strict mode)",
             )
-    coverage = coverage_rows(responses, scored_keys, registry or {})
     digest = hashlib.sha256()
     for part in [golds_result["digest"], registry_digest] + [p["digest"] for p in partitions]:
         digest.update(part.encode("ascii") + b"\n")
@@ -139,36 +130,26 @@ def cross_check(
         "verdict": {
             "inputs_digest": digest.hexdigest(),
             "n_files": sum(p["n_files"] for p in partitions) + golds_result["n_files"] + 1,
-            "n_scored_runs": len(scored_runs),
-            "coverage": coverage,
+            "n_scored_runs": sum(row[3] for row in versions),
+            "coverage": coverage_rows(versions, registry or {}),
             "sampling_policy": {
-                f"{subject_id}\t{version}": kind
-                for (subject_id, version), kind in sorted((registry or {}).items())
+                f"{subject_id}\t{subject_version}": kind
+                for (subject_id, subject_version), kind in sorted((registry or {}).items())
             },
-            "tracks": response_tracks(responses),
+            "tracks": {f"{row[0]}\t{row[1]}": row[5] for row in sorted(versions)},
         },
     }
 
 
-def coverage_rows(responses, scored_keys, registry):
-    counts = defaultdict(lambda: [0, 0])
-    for key in registry:
-        counts[key]
-    for subject_id, version, case_id, run_id, _track in responses:
-        counts[(subject_id, version)][0] += 1
-        if (subject_id, case_id, run_id) in scored_keys:
-            counts[(subject_id, version)][1] += 1
+def coverage_rows(versions, registry) -> list[list]:
+    """Every registered or responding version: responses, scored, unscored."""
+    counts = dict.fromkeys(registry, (0, 0))
+    for subject_id, subject_version, n_responses, n_scored, _, _ in versions:
+        counts[(subject_id, subject_version)] = (n_responses, n_scored)
     return [
-        [subject_id, version, n_responses, n_scored, n_responses - n_scored]
-        for (subject_id, version), (n_responses, n_scored) in sorted(counts.items())
+        [subject_id, subject_version, n_responses, n_scored, n_responses - n_scored]
+        for (subject_id, subject_version), (n_responses, n_scored) in sorted(counts.items())
     ]
-
-
-def response_tracks(responses):
-    tracks = defaultdict(set)
-    for subject_id, version, _case_id, _run_id, track in responses:
-        tracks[f"{subject_id}\t{version}"].add(track)
-    return {key: sorted(values) for key, values in sorted(tracks.items())}
 
 
 def report(problems, corpus: str, log) -> str:
@@ -201,6 +182,7 @@ def main(smk) -> None:
     layout = read_manifest(smk.input.layout)
     result = cross_check(
         [read_json(path) for path in smk.input.partitions],
+        smk.input.runs,
         read_json(smk.input.golds),
         layout,
         smk.input.registry_schema,

@@ -15,7 +15,7 @@ benchmark version change.
 
 import hashlib
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 from corpus_files import CorpusFileError, SchemaCheck, decode_json, strict_integer_problems
@@ -174,8 +174,8 @@ def check_files(entries, checker: FileChecker, cache: dict) -> tuple[dict, int]:
     return files, read
 
 
-def partition_summary(files: dict, version: str) -> dict:
-    """Cross-file checks inside the partition, and what later steps need."""
+def partition_summary(files: dict, version: str) -> tuple[dict, list]:
+    """Cross-file checks inside the partition; its summary and its scored runs."""
     problems = []
     responses = {}
     scorings = defaultdict(list)
@@ -244,16 +244,35 @@ def partition_summary(files: dict, version: str) -> dict:
     for path, (_, _, _, (_, sha, _, _)) in sorted(files.items()):
         if sha:
             digest.update(f"{path}\t{sha}\n".encode())
+    scored_keys = {(run[0], run[2], run[3]) for run in scored_runs}
     return {
         "n_files": sum(1 for *_, result in files.values() if result[1]),
         "digest": digest.hexdigest(),
         "problems": sorted(problems),
-        "responses": [
-            [subject_id, record[0], case_id, run_id, record[2]]
+        "versions": version_counts(responses, scored_keys),
+        "unscored": [
+            [subject_id, record[0], case_id, run_id]
             for (subject_id, case_id, run_id), (_, record) in sorted(responses.items())
+            if (subject_id, case_id, run_id) not in scored_keys
         ],
-        "scored_runs": scored_runs,
-    }
+        "scored_cases": dict(sorted(Counter(run[2] for run in scored_runs).items())),
+    }, scored_runs
+
+
+def version_counts(responses: dict, scored_keys: set) -> list[list]:
+    """[subject_id, version, n_responses, n_scored, first response path, tracks]."""
+    versions = {}
+    for key, (path, (version, _confidence, track)) in sorted(responses.items()):
+        found = versions.setdefault((key[0], version), [0, 0, path, set()])
+        found[0] += 1
+        found[1] += key in scored_keys
+        found[3].add(track)
+    return [
+        [subject_id, version, n_responses, n_scored, first, sorted(tracks)]
+        for (subject_id, version), (n_responses, n_scored, first, tracks) in sorted(
+            versions.items()
+        )
+    ]
 
 
 def main(smk) -> None:
@@ -276,8 +295,9 @@ def main(smk) -> None:
     )
     entries = read_manifest(smk.input.manifest)
     files, read = check_files(entries, checker, cache)
-    summary = partition_summary(files, smk.params.benchmark_version)
+    summary, scored_runs = partition_summary(files, smk.params.benchmark_version)
     write_json(smk.output.files, {"fingerprint": current, "files": files})
+    write_json(smk.output.runs, {"scored_runs": scored_runs})
     write_json(smk.output.summary, {"partition": partition, **summary})
     message = (
         f"partition {partition}: {len(entries):,} entries checked, {read:,} read "

@@ -68,21 +68,18 @@ def format_metric(value: float) -> str:
     return repr(round(float(value), 4))
 
 
-def format_cell(value) -> str:
-    if isinstance(value, bool):
-        return "True" if value else "False"
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
-
-
 def write_csv(path, header: list[str], rows) -> None:
-    """RFC 4180 as published: comma, CRLF, UTF-8 without BOM, minimal quoting."""
+    """RFC 4180 as published: comma, CRLF, UTF-8 without BOM, minimal quoting.
+
+    Cells are ints, floats (written as repr: the shortest text that reads back as
+    the same float), bools (True/False) or text.
+    """
+    rows = list(rows)
+    widths = {len(row) for row in rows}
+    if widths - {len(header)}:
+        raise ValueError(f"rows of {sorted(widths)} fields under a header of {len(header)}")
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
     writer.writerow(header)
-    for row in rows:
-        if len(row) != len(header):
-            raise ValueError(f"row has {len(row)} fields, header {len(header)}: {row!r}")
-        writer.writerow([format_cell(value) for value in row])
+    writer.writerows(rows)
     write_bytes_atomic(path, buffer.getvalue().encode("utf-8"))

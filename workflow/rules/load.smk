@@ -5,6 +5,7 @@ rule load_partition:
         scoring_schema=f"{SCHEMAS}/evaluation.schema.json",
     output:
         summary=f"{CACHE}/load/partition-{{partition}}.json",
+        runs=f"{CACHE}/load/partition-{{partition}}.runs.json",
         # The job's own file cache: update() keeps it, so a rerun re-reads only
         # the files whose size or timestamps changed.
         files=update(f"{CACHE}/load/partition-{{partition}}.files.json"),
@@ -49,6 +50,7 @@ rule load_golds:
 rule cross_check:
     input:
         partitions=expand(f"{CACHE}/load/partition-{{partition}}.json", partition=PARTITIONS),
+        runs=expand(f"{CACHE}/load/partition-{{partition}}.runs.json", partition=PARTITIONS),
         golds=f"{CACHE}/load/golds.json",
         layout=f"{MANIFESTS}/layout.tsv",
         registry_schema=f"{SCHEMAS}/registry.schema.json",

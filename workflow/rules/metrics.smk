@@ -1,7 +1,7 @@
 rule per_run:
     input:
         verdict=rules.cross_check.output.verdict,
-        partitions=rules.cross_check.input.partitions,
+        runs=rules.cross_check.input.runs,
         golds=rules.cross_check.input.golds,
     output:
         f"{STAGED}/per_run.csv",
