@@ -1,55 +1,49 @@
-"""Reading the per-run table back for the aggregate steps (steps 3 and 4).
+"""The per-run table as steps 3 and 4 read it: the columns step 2 wrote beside the CSV."""
 
-The standard csv module is enough here and keeps each aggregate job free of a
-0.4 s pandas import, which would cost more than the aggregation itself.
-"""
-
-import csv
+from collections import defaultdict
 from collections.abc import Iterator
-from itertools import groupby
-from operator import itemgetter
+from dataclasses import dataclass
 
 from build_per_run import PER_RUN_COLUMNS
-
-_INTEGER = ("rubric_floor", "rubric_ceiling", "raw_score", "clipped_score")
-_INTEGER += ("reported_confidence",)
-_FLOAT = ("confidence_unit", "correctness")
-_BOOLEAN = ("has_critical_fail", "has_recoverable_fail")
+from step_io import read_json
 
 
 class PerRunTableError(ValueError):
-    """per_run.csv is not what step 2 writes."""
+    """The per-run table is not what step 2 writes."""
 
 
-def read_per_run(path) -> list[dict]:
-    """per_run.csv as written by step 2, one typed dict per row; text stays text."""
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle)
-        header = next(reader, None)
-        if header != PER_RUN_COLUMNS:
-            raise PerRunTableError(f"{path}: unexpected columns {header}")
-        rows = []
-        for number, values in enumerate(reader, start=2):
-            row = dict(zip(PER_RUN_COLUMNS, values, strict=True))
-            try:
-                for column in _INTEGER:
-                    row[column] = int(row[column])
-                for column in _FLOAT:
-                    row[column] = float(row[column])
-                for column in _BOOLEAN:
-                    row[column] = {"True": True, "False": False}[row[column]]
-            except (ValueError, KeyError) as error:
-                raise PerRunTableError(f"{path}, line {number}: {error}") from None
-            rows.append(row)
-    return rows
+@dataclass(frozen=True)
+class Rows:
+    """Some rows of the per-run table (all of them by default)."""
+
+    columns: dict[str, list]
+    indices: range | list[int]
+
+    def column(self, name: str) -> list:
+        values = self.columns[name]
+        return [values[index] for index in self.indices]
+
+    def __len__(self) -> int:
+        return len(self.indices)
 
 
-def column(rows: list[dict], name: str) -> list:
-    return [row[name] for row in rows]
+def read_per_run(path) -> Rows:
+    """The per-run table written by step 2 (build_per_run.write_per_run)."""
+    columns = read_json(path)
+    if list(columns) != sorted(PER_RUN_COLUMNS) or len({len(v) for v in columns.values()}) > 1:
+        raise PerRunTableError(f"{path}: not the per-run table of step 2")
+    return Rows(columns, range(len(columns["subject_id"])))
 
 
-def groups(rows: list[dict], keys: list[str]) -> Iterator[tuple[tuple, list[dict]]]:
+def column(rows: Rows, name: str) -> list:
+    return rows.column(name)
+
+
+def groups(rows: Rows, keys: list[str]) -> Iterator[tuple[tuple, Rows]]:
     """(key values, rows) per group, in the sorted order of the keys."""
-    key = itemgetter(*keys)
-    for values, members in groupby(sorted(rows, key=key), key=key):
-        yield values, list(members)
+    members = defaultdict(list)
+    keys_of_rows = zip(*(rows.column(name) for name in keys), strict=True)
+    for index, key in zip(rows.indices, keys_of_rows, strict=True):
+        members[key].append(index)
+    for key in sorted(members):
+        yield key, Rows(rows.columns, members[key])

@@ -34,7 +34,6 @@ import build_metrics_per_family
 import build_metrics_per_subject
 import build_per_run
 import per_run_table
-import step_io
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "samples"
 
@@ -493,11 +492,11 @@ def check_steps(runs: list[dict], alpha) -> None:
 
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "per_run.csv"
-        step_io.write_csv(path, per_run_table.PER_RUN_COLUMNS, rows)
+        build_per_run.write_per_run(rows, path, Path(scratch) / "per_run.table.json")
         header, written = read_csv_rows(path)
         assert header == PER_RUN_HEADER
         assert_rows(written, [per_run_cells(r) for r in per_run], as_text=True, table="per_run")
-        table = per_run_table.read_per_run(path)
+        table = per_run_table.read_per_run(Path(scratch) / "per_run.table.json")
 
     subject_rows = build_metrics_per_subject.subject_rows(table, alpha)
     family_rows = build_metrics_per_family.family_rows(table)

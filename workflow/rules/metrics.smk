@@ -4,7 +4,8 @@ rule per_run:
         runs=rules.cross_check.input.runs,
         golds=rules.cross_check.input.golds,
     output:
-        f"{STAGED}/per_run.csv",
+        csv=f"{STAGED}/per_run.csv",
+        table=f"{STAGED}/per_run.table.json",
     log:
         f"{LOGS}/per_run.log",
     conda:
@@ -18,7 +19,7 @@ rule per_run:
 
 rule metrics_per_subject:
     input:
-        per_run=rules.per_run.output[0],
+        per_run=rules.per_run.output.table,
     output:
         f"{STAGED}/metrics_per_subject.csv",
     log:
@@ -36,7 +37,7 @@ rule metrics_per_subject:
 
 rule metrics_per_family:
     input:
-        per_run=rules.per_run.output[0],
+        per_run=rules.per_run.output.table,
     output:
         f"{STAGED}/metrics_per_family.csv",
     log:

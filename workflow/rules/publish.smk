@@ -1,7 +1,7 @@
 rule publish:
     input:
         verdict=rules.cross_check.output.verdict,
-        per_run=rules.per_run.output[0],
+        per_run=rules.per_run.output.csv,
         metrics_per_subject=rules.metrics_per_subject.output[0],
         metrics_per_family=rules.metrics_per_family.output[0],
         rubric=f"{workflow.basedir}/system/rubric/{VERSION}/aggregated_metrics.md",
