@@ -9,7 +9,7 @@ Inputs use the corpus' own units: a confidence is the integer 0-100 of the
 response, a correctness one of 0, 0.5, 1 (internally k = 2 · correctness in {0, 1, 2}).
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from fractions import Fraction
 
 FAMILIES = ("OXID", "SCAL", "FOUL", "MECH", "NOWE")
@@ -29,14 +29,14 @@ def clipped_score(raw: int, rubric_ceiling: int) -> int:
     return min(raw, rubric_ceiling)
 
 
-def has_critical_fail(severities: Iterable[str]) -> bool:
+def has_critical_fail(severities: Collection[str]) -> bool:
     """has_critical_fail = any(fail.severity == "critical" for fail in fails)."""
-    return any(severity == CRITICAL for severity in severities)
+    return CRITICAL in severities
 
 
-def has_recoverable_fail(severities: Iterable[str]) -> bool:
+def has_recoverable_fail(severities: Collection[str]) -> bool:
     """has_recoverable_fail = any(fail.severity == "recoverable" for fail in fails)."""
-    return any(severity == RECOVERABLE for severity in severities)
+    return RECOVERABLE in severities
 
 
 def classify(clipped: int, rubric_floor: int, critical_fail: bool, recoverable_fail: bool) -> str:

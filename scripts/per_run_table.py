@@ -16,12 +16,13 @@ class PerRunTableError(ValueError):
 class Rows:
     """Some rows of the per-run table (all of them by default)."""
 
-    columns: dict[str, list]
+    records: list[list]
     indices: range | list[int]
 
     def column(self, name: str) -> list:
-        values = self.columns[name]
-        return [values[index] for index in self.indices]
+        position = PER_RUN_COLUMNS.index(name)
+        records = self.records
+        return [records[index][position] for index in self.indices]
 
     def __len__(self) -> int:
         return len(self.indices)
@@ -29,10 +30,10 @@ class Rows:
 
 def read_per_run(path) -> Rows:
     """The per-run table written by step 2 (build_per_run.write_per_run)."""
-    columns = read_json(path)
-    if list(columns) != sorted(PER_RUN_COLUMNS) or len({len(v) for v in columns.values()}) > 1:
+    table = read_json(path)
+    if table.get("columns") != PER_RUN_COLUMNS:
         raise PerRunTableError(f"{path}: not the per-run table of step 2")
-    return Rows(columns, range(len(columns["subject_id"])))
+    return Rows(table["rows"], range(len(table["rows"])))
 
 
 def column(rows: Rows, name: str) -> list:
@@ -46,4 +47,4 @@ def groups(rows: Rows, keys: list[str]) -> Iterator[tuple[tuple, Rows]]:
     for index, key in zip(rows.indices, keys_of_rows, strict=True):
         members[key].append(index)
     for key in sorted(members):
-        yield key, Rows(rows.columns, members[key])
+        yield key, Rows(rows.records, members[key])
