@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 CORES ?= 4
 
-.PHONY: run test dag clean-cache
+.PHONY: run test bench dag clean-cache
 
 $(BIN)/.installed: requirements.txt requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,9 @@ run: $(BIN)/.installed
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest
+
+bench: $(BIN)/.installed
+	$(BIN)/python scripts/bench.py
 
 dag: $(BIN)/.installed
 	$(BIN)/snakemake --rulegraph | dot -Tsvg > docs/rulegraph.svg

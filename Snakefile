@@ -14,13 +14,17 @@ include: "workflow/rules/metrics.smk"
 include: "workflow/rules/publish.smk"
 
 
-localrules:
-    all,
-    cross_check,
-    per_run,
-    metrics_per_subject,
-    metrics_per_family,
-    publish,
+# The aggregate steps take seconds; on a cluster they run on the submitting machine
+# unless config local_aggregates is false (then every job is submitted).
+if config["local_aggregates"]:
+
+    localrules:
+        all,
+        cross_check,
+        per_run,
+        metrics_per_subject,
+        metrics_per_family,
+        publish,
 
 
 rule all:

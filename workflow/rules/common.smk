@@ -18,9 +18,10 @@ def configuration_error(message):
 
 def validate_config(config):
     """Validate the configuration (setting defaults); a bad value is a one-line error."""
-    # `--config strict=true` arrives as text; accept the YAML spellings of a boolean.
-    if str(config.get("strict")).lower() in {"true", "false"}:
-        config["strict"] = str(config["strict"]).lower() == "true"
+    # `--config strict=true` arrives as text; accept the YAML spellings of booleans.
+    for key in ("strict", "local_aggregates"):
+        if str(config.get(key)).lower() in {"true", "false"}:
+            config[key] = str(config[key]).lower() == "true"
     try:
         validate(config, "../schemas/config.schema.yaml")
     except WorkflowError as error:

@@ -1,0 +1,36 @@
+"""The benchmark harness in its quick mode (size S, one repetition), so it cannot rot."""
+
+import csv
+import subprocess
+import sys
+
+from workflow_runs import REPO
+
+SCENARIOS = ["floor", "cold", "noop", "one_scoring", "one_gold"]
+
+
+def test_quick_bench_writes_every_scenario(tmp_path):
+    completed = subprocess.run(
+        [sys.executable, str(REPO / "scripts/bench.py"), "--quick", "--out-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    with open(tmp_path / "benchmarks.csv", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["scenario"] for row in rows] == SCENARIOS
+    assert {row["size"] for row in rows} == {"S"}
+    assert {row["files"] for row in rows} == {"758"}  # 1 + 31 golds + 372 + 354
+    floor = float(rows[0]["median_s"])
+    for row in rows:
+        assert float(row["min_s"]) <= float(row["median_s"]) <= float(row["max_s"])
+        assert 0 < float(row["peak_rss_mib"]) < 1024
+        assert row["met"] == ""  # the targets are for size L only
+    for row in rows[1:]:
+        # The workflow always costs more than reading the files once.
+        assert float(row["median_s"]) > floor
+    table = (tmp_path / "benchmarks.md").read_text("utf-8")
+    assert table.count("\n| S | 758 |") == len(SCENARIOS)
+    assert "- cores: " in table and "- date of the run: " in table
