@@ -1,10 +1,16 @@
 """Reading one corpus file: strict JSON decoding, gold blocks, schema checks.
 
+The standard library's decoder parses corpus files because only it can refuse a
+duplicate key (orjson, used for the workflow's own intermediate files, keeps the
+last value silently).
+
 Every function returns problems as plain messages instead of raising, so a load
 job can report every problem of every file in one run.
 """
 
 import json
+import math
+import re
 from pathlib import Path
 
 import fastjsonschema
@@ -16,7 +22,8 @@ class CorpusFileError(Exception):
     """A file that cannot be read as the artifact it should be."""
 
 
-_NOT_NUMBERS = ("NaN", "Infinity", "-Infinity")
+# Only a \uD800-\uDFFF escape can put a lone surrogate into a decoded string.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def decode_utf8(raw: bytes) -> str:
@@ -28,30 +35,63 @@ def decode_utf8(raw: bytes) -> str:
         ) from None
 
 
-def decode_json(raw, first_line: int = 1):
-    """Parse JSON strictly (RFC 8259: no NaN/Infinity, no lone surrogates, UTF-8 only).
+def _unique_keys(pairs: list) -> dict:
+    document = dict(pairs)
+    if len(document) < len(pairs):
+        seen, repeated = set(), []
+        for key, _ in pairs:
+            if key in seen and key not in repeated:
+                repeated.append(key)
+            seen.add(key)
+        names = ", ".join(repr(key) for key in repeated)
+        raise CorpusFileError(
+            f"duplicate key {names} in one object: which value counts would be a guess"
+        )
+    return document
 
-    orjson decides, being both strict and fast; a failure is explained with the line
-    and column (counted in the whole file when the JSON starts at first_line).
+
+def _reject_constant(name: str):
+    raise CorpusFileError(f"{name} is not a JSON number (NaN and Infinity are not allowed)")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise CorpusFileError(f"number {text} is out of range")
+    return value
+
+
+_STRICT = json.JSONDecoder(
+    object_pairs_hook=_unique_keys, parse_constant=_reject_constant, parse_float=_finite_float
+)
+
+
+def decode_json(raw, first_line: int = 1):
+    """Parse JSON strictly: UTF-8 without BOM, no NaN/Infinity, no duplicate keys.
+
+    Also no lone surrogates (they could not be written back as UTF-8) and no nesting
+    deeper than Python's recursion limit. A failure is explained with the line and
+    column, counted in the whole file when the JSON starts at first_line.
     """
+    text = decode_utf8(raw) if isinstance(raw, bytes) else raw
+    if text.startswith("\ufeff"):
+        raise CorpusFileError(
+            "starts with a UTF-8 byte order mark (BOM), which JSON does not allow"
+        )
     try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
-        if isinstance(raw, bytes):
-            decode_utf8(raw)
-            if raw.startswith(b"\xef\xbb\xbf"):
-                raise CorpusFileError(
-                    "starts with a UTF-8 byte order mark (BOM), which JSON does not allow"
-                ) from None
+        document = _STRICT.decode(text)
+    except json.JSONDecodeError as error:
         where = f"line {error.lineno + first_line - 1}, column {error.colno}"
-        found = next((word for word in _NOT_NUMBERS if error.doc.startswith(word, error.pos)), None)
-        if found is None and error.pos > 0 and error.doc.startswith("-Infinity", error.pos - 1):
-            found = "-Infinity"
-        if found:
-            raise CorpusFileError(
-                f"{found} at {where} is not a JSON number (NaN and Infinity are not allowed)"
-            ) from None
         raise CorpusFileError(f"malformed JSON: {error.msg} at {where}") from None
+    except RecursionError:
+        raise CorpusFileError("malformed JSON: nested too deeply") from None
+    if _SURROGATE_ESCAPE.search(text):
+        try:
+            orjson.loads(text)
+        except orjson.JSONDecodeError as error:
+            where = f"line {error.lineno + first_line - 1}, column {error.colno}"
+            raise CorpusFileError(f"malformed JSON: {error.msg} at {where}") from None
+    return document
 
 
 def gold_json_block(raw: bytes):
@@ -149,3 +189,13 @@ def strict_integer_problems(document: dict, paths: list[tuple[str, ...]]) -> lis
             if isinstance(value, (float, bool)):
                 problems.append(f"{'.'.join(path)}: {json.dumps(value)} is not an integer")
     return problems
+
+
+def size_problem(size: int, limit: int) -> str | None:
+    """A file too large to be read (config max_file_mib)."""
+    if size <= limit:
+        return None
+    return (
+        f"file is {size / 2**20:.1f} MiB, above the limit of {limit / 2**20:g} MiB "
+        "(config max_file_mib); not read"
+    )

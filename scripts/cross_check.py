@@ -12,7 +12,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from corpus_files import CorpusFileError, SchemaCheck, decode_yaml
+from corpus_files import CorpusFileError, SchemaCheck, decode_yaml, size_problem
 from corpus_layout import MISSING, REGISTRY, read_manifest, responses_dir, scoring_dir
 from step_io import read_json, step_logger, write_json
 
@@ -21,11 +21,14 @@ MAX_PROBLEMS_SHOWN = 200
 MAX_VERSIONS_SHOWN = 10
 
 
-def load_registry(corpus: Path, layout, schema_path, problem):
+def load_registry(corpus: Path, layout, schema_path, problem, max_bytes: int):
     """(subject_id, subject_version) → the version's sampling policy kind, and a digest."""
     registry_entry = next(entry for entry in layout if entry.path == REGISTRY)
     if registry_entry.kind == MISSING:
         problem(REGISTRY, "file is missing: every subject_version must be registered")
+        return None, ""
+    if too_large := size_problem(registry_entry.size, max_bytes):
+        problem(REGISTRY, too_large)
         return None, ""
     try:
         raw = (corpus / REGISTRY).read_bytes()
@@ -73,7 +76,15 @@ def scoring_path(benchmark_version, subject_id, case_id, run_id, reviewer_id) ->
 
 
 def cross_check(
-    partitions, runs_files, golds_result, layout, registry_schema, corpus: Path, version, strict
+    partitions,
+    runs_files,
+    golds_result,
+    layout,
+    registry_schema,
+    corpus: Path,
+    version,
+    strict,
+    max_bytes,
 ):
     problems = []
 
@@ -83,7 +94,7 @@ def cross_check(
     for entry in layout:
         if entry.kind == MISSING and entry.path != REGISTRY:
             problem(entry.path, "folder is missing from the corpus")
-    registry, registry_digest = load_registry(corpus, layout, registry_schema, problem)
+    registry, registry_digest = load_registry(corpus, layout, registry_schema, problem, max_bytes)
     problems.extend(golds_result["problems"])
     golds = golds_result["golds"]
 
@@ -189,6 +200,7 @@ def main(smk) -> None:
         Path(smk.params.corpus),
         smk.params.benchmark_version,
         smk.params.strict,
+        smk.params.max_file_bytes,
     )
     if result["problems"]:
         print(report(result["problems"], smk.params.corpus, log), file=sys.stderr)

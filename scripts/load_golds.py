@@ -9,14 +9,20 @@ from collections import defaultdict
 from pathlib import Path
 
 from compute_metrics import family_of
-from corpus_files import CorpusFileError, SchemaCheck, gold_json_block, strict_integer_problems
+from corpus_files import (
+    CorpusFileError,
+    SchemaCheck,
+    gold_json_block,
+    size_problem,
+    strict_integer_problems,
+)
 from corpus_layout import FILE, GOLD_NAME_RE, MISSING, read_manifest
 from step_io import step_logger, write_json
 
 PUBLIC_FIELDS = ("family", "case_type", "rubric_floor", "rubric_ceiling")
 
 
-def load_golds(corpus: Path, version: str, entries, schema_path) -> dict:
+def load_golds(corpus: Path, version: str, entries, schema_path, max_bytes: int) -> dict:
     check = SchemaCheck(schema_path)
     problems = []
     digests = []
@@ -35,6 +41,9 @@ def load_golds(corpus: Path, version: str, entries, schema_path) -> dict:
         match = GOLD_NAME_RE.fullmatch(entry.path.rsplit("/", 1)[-1])
         if not match:
             problem(entry.path, "file name is not <case_id>_gold.md")
+            continue
+        if too_large := size_problem(entry.size, max_bytes):
+            problem(entry.path, too_large)
             continue
         try:
             raw = (corpus / entry.path).read_bytes()
@@ -107,6 +116,7 @@ def main(smk) -> None:
         smk.params.benchmark_version,
         read_manifest(smk.input.manifest),
         smk.input.gold_schema,
+        smk.params.max_file_bytes,
     )
     write_json(smk.output[0], result)
     log.info(

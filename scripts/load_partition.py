@@ -18,7 +18,13 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from corpus_files import CorpusFileError, SchemaCheck, decode_json, strict_integer_problems
+from corpus_files import (
+    CorpusFileError,
+    SchemaCheck,
+    decode_json,
+    size_problem,
+    strict_integer_problems,
+)
 from corpus_layout import (
     FILE,
     RESPONSE_NAME_RE,
@@ -44,9 +50,10 @@ RESPONSE, SCORING, OTHER = "response", "scoring", "other"
 class FileChecker:
     """Everything about one file that does not depend on any other file."""
 
-    def __init__(self, corpus: Path, version: str, response_schema, scoring_schema):
+    def __init__(self, corpus: Path, version: str, response_schema, scoring_schema, max_bytes):
         self.corpus = str(corpus)
         self.version = version
+        self.max_bytes = max_bytes
         self.response_top = responses_dir(version) + "/"
         self.response_check = SchemaCheck(response_schema)
         self.scoring_check = SchemaCheck(scoring_schema)
@@ -69,6 +76,8 @@ class FileChecker:
             return [kind, "", None, [f"file name is not {expected}"]]
         if not SUBJECT_ID_RE.fullmatch(folder):
             return [kind, "", None, [f"folder name {folder!r} is not a valid subject_id"]]
+        if too_large := size_problem(entry.size, self.max_bytes):
+            return [kind, "", None, [too_large]]
         try:
             with open(f"{self.corpus}/{entry.path}", "rb") as handle:
                 raw = handle.read()
@@ -279,7 +288,7 @@ def main(smk) -> None:
     log = step_logger("load_partition", smk.log[0])
     partition = smk.wildcards.partition
     current = fingerprint(
-        [smk.params.corpus, smk.params.benchmark_version],
+        [smk.params.corpus, smk.params.benchmark_version, str(smk.params.max_file_bytes)],
         [smk.input.response_schema, smk.input.scoring_schema, *smk.params.sources],
     )
     cache = {}
@@ -292,6 +301,7 @@ def main(smk) -> None:
         smk.params.benchmark_version,
         smk.input.response_schema,
         smk.input.scoring_schema,
+        smk.params.max_file_bytes,
     )
     entries = read_manifest(smk.input.manifest)
     files, read = check_files(entries, checker, cache)

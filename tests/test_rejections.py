@@ -65,6 +65,22 @@ def non_utf8(root: Path):
     path.write_bytes(path.read_bytes().replace(b'"reviewer_notes": "', b'"reviewer_notes": "\xff'))
 
 
+def prepend_bom(root: Path):
+    path = root / RESPONSE
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+
+
+def deep_nesting(root: Path):
+    path = root / RESPONSE
+    nested = "[" * 100_000 + "]" * 100_000
+    path.write_text(path.read_text("utf-8").replace('"confidence": 60', f'"confidence": {nested}'))
+
+
+def oversized(root: Path):
+    path = root / RESPONSE
+    path.write_bytes(path.read_bytes() + b" " * (5 * 2**20))
+
+
 def remove(relative: str):
     return lambda root: (root / relative).unlink()
 
@@ -208,6 +224,27 @@ REJECTIONS = [
         "'atlas-7b-2026-03-q4' of subject 'atlas-7b' is not in subjects/registry.yaml",
     ),
     ("two-scorings-one-run", second_reviewer, SCORING, "2 scorings for the same"),
+    (
+        "duplicate-key",
+        raw_replace(RESPONSE, '"confidence": 60', '"confidence": 60, "confidence": 99'),
+        RESPONSE,
+        "duplicate key 'confidence'",
+    ),
+    (
+        "lone-surrogate",
+        raw_replace(RESPONSE, '"subject_version": "', '"subject_version": "\\ud800'),
+        RESPONSE,
+        "surrogate",
+    ),
+    ("byte-order-mark", prepend_bom, RESPONSE, "byte order mark"),
+    ("deep-nesting", deep_nesting, RESPONSE, "nested too deeply"),
+    (
+        "number-out-of-range",
+        raw_replace(SCORING, '"correctness": 1', '"correctness": 1e400'),
+        SCORING,
+        "out of range",
+    ),
+    ("file-too-large", oversized, RESPONSE, "above the limit of 4 MiB"),
     (
         "file-name-vs-layout",
         rename(RESPONSE, f"responses/v1.0/{ATLAS}/RO-FOUL-003.json"),

@@ -39,6 +39,7 @@ RESULTS = config["results"].rstrip("/")
 VERSION = config["benchmark_version"]
 PARTITIONS = partition_ids(config["partitions"])
 SCHEMAS = f"{workflow.basedir}/system/schemas/{VERSION}"
+MAX_FILE_BYTES = int(config["max_file_mib"] * 2**20)
 
 # One cache folder per (corpus, results, version): runs on other corpora never
 # overwrite each other's manifests or intermediate files.

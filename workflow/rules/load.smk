@@ -19,6 +19,7 @@ rule load_partition:
     params:
         corpus=CORPUS,
         benchmark_version=VERSION,
+        max_file_bytes=MAX_FILE_BYTES,
         sources=[
             f"{workflow.basedir}/scripts/{module}.py"
             for module in ("load_partition", "corpus_files", "corpus_layout")
@@ -43,6 +44,7 @@ rule load_golds:
     params:
         corpus=CORPUS,
         benchmark_version=VERSION,
+        max_file_bytes=MAX_FILE_BYTES,
     script:
         "../../scripts/load_golds.py"
 
@@ -66,6 +68,7 @@ rule cross_check:
     params:
         corpus=CORPUS,
         benchmark_version=VERSION,
+        max_file_bytes=MAX_FILE_BYTES,
         strict=config["strict"],
     script:
         "../../scripts/cross_check.py"
