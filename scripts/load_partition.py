@@ -108,6 +108,9 @@ class FileChecker:
         problems += self.version_problems(document["benchmark_version"])
         problems += strict_integer_problems(document, [("confidence",)])
         record = [
+            folder,
+            match["case_id"],
+            match["run_id"],
             document["subject_version"],
             document["confidence"],
             document.get("track", "classic"),
@@ -133,6 +136,10 @@ class FileChecker:
             document, [("criterion_scores", key, "score") for key in CRITERIA]
         )
         record = [
+            folder,
+            match["case_id"],
+            match["run_id"],
+            match["reviewer_id"],
             ref["subject_version"],
             document["scoring_timestamp_utc"],
             [scores[key]["score"] for key in CRITERIA],
@@ -189,17 +196,16 @@ def partition_summary(files: dict, version: str) -> tuple[dict, list]:
     responses = {}
     scorings = defaultdict(list)
     for path, (_, _, _, (kind, _, record, file_problems)) in files.items():
-        problems += [[path, message] for message in file_problems]
+        if file_problems:
+            problems += [[path, message] for message in file_problems]
         if record is None:
             continue
-        _, _, subject_id, name = path.split("/")
         if kind == RESPONSE:
-            match = RESPONSE_NAME_RE.fullmatch(name)
-            responses[(subject_id, match["case_id"], match["run_id"])] = (path, record)
+            subject_id, case_id, run_id, *answer = record
+            responses[(subject_id, case_id, run_id)] = (path, answer)
         else:
-            match = SCORING_NAME_RE.fullmatch(name)
-            key = (subject_id, match["case_id"], match["run_id"])
-            scorings[key].append((path, match["reviewer_id"], record))
+            subject_id, case_id, run_id, reviewer_id, *scored = record
+            scorings[(subject_id, case_id, run_id)].append((path, reviewer_id, scored))
 
     scored_runs = []
     for key, found in sorted(scorings.items()):
@@ -249,10 +255,14 @@ def partition_summary(files: dict, version: str) -> tuple[dict, list]:
                 correctness,
             ]
         )
-    digest = hashlib.sha256()
-    for path, (_, _, _, (_, sha, _, _)) in sorted(files.items()):
-        if sha:
-            digest.update(f"{path}\t{sha}\n".encode())
+    digest = hashlib.sha256(
+        "".join(
+            # files follows the manifest, which is sorted by path
+            f"{path}\t{result[1]}\n"
+            for path, (*_, result) in files.items()
+            if result[1]
+        ).encode()
+    )
     scored_keys = {(run[0], run[2], run[3]) for run in scored_runs}
     return {
         "n_files": sum(1 for *_, result in files.values() if result[1]),
