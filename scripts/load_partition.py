@@ -299,7 +299,8 @@ def main(smk) -> None:
     partition = smk.wildcards.partition
     current = fingerprint(
         [smk.params.corpus, smk.params.benchmark_version, str(smk.params.max_file_bytes)],
-        [smk.input.response_schema, smk.input.scoring_schema, *smk.params.sources],
+        # The modules include this script (its Snakemake copy differs at every run).
+        [smk.input.response_schema, smk.input.scoring_schema, *smk.input.modules],
     )
     cache = {}
     if Path(smk.output.files).is_file():

@@ -106,3 +106,11 @@ def test_schema_change_discards_the_file_cache(ran_once):
     counts = re.findall(r"partition \d: ([\d,]+) entries checked, ([\d,]+) read", run.output)
     assert len(counts) == 4  # the demo's subjects fill 4 of the 8 partitions
     assert all(entries == read for entries, read in counts)
+
+
+def test_editing_a_shared_module_reruns_the_steps_that_import_it(ran_once):
+    workdir, _, config = ran_once
+    module = workdir / "scripts/compute_metrics.py"
+    module.write_text(module.read_text("utf-8") + "\n# edited\n", "utf-8")
+    # load_golds imports family_of; the partition loads do not use compute_metrics.
+    assert planned_jobs(workdir, **config) == {"load_golds": 1} | dict.fromkeys(AGGREGATES, 1)

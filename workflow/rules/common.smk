@@ -41,6 +41,15 @@ PARTITIONS = partition_ids(config["partitions"])
 SCHEMAS = f"{workflow.basedir}/system/schemas/{VERSION}"
 MAX_FILE_BYTES = int(config["max_file_mib"] * 2**20)
 
+
+def modules(*names):
+    """The shared modules a step script imports: inputs, so that editing one re-runs it.
+
+    (Snakemake's own code trigger follows only the script named by `script:`.)
+    """
+    return [f"{workflow.basedir}/scripts/{name}.py" for name in names]
+
+
 # One cache folder per (corpus, results, version): runs on other corpora never
 # overwrite each other's manifests or intermediate files.
 _CACHE_KEY = hashlib.sha256(

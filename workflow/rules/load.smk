@@ -1,5 +1,6 @@
 rule load_partition:
     input:
+        modules=modules("load_partition", "corpus_files", "corpus_layout", "step_io"),
         manifest=f"{MANIFESTS}/partition-{{partition}}.tsv",
         response_schema=f"{SCHEMAS}/response.schema.json",
         scoring_schema=f"{SCHEMAS}/evaluation.schema.json",
@@ -20,16 +21,13 @@ rule load_partition:
         corpus=CORPUS,
         benchmark_version=VERSION,
         max_file_bytes=MAX_FILE_BYTES,
-        sources=[
-            f"{workflow.basedir}/scripts/{module}.py"
-            for module in ("load_partition", "corpus_files", "corpus_layout")
-        ],
     script:
         "../../scripts/load_partition.py"
 
 
 rule load_golds:
     input:
+        modules=modules("compute_metrics", "corpus_files", "corpus_layout", "step_io"),
         manifest=f"{MANIFESTS}/golds.tsv",
         gold_schema=f"{SCHEMAS}/gold.schema.json",
     output:
@@ -51,6 +49,7 @@ rule load_golds:
 
 rule cross_check:
     input:
+        modules=modules("corpus_files", "corpus_layout", "step_io"),
         partitions=expand(f"{CACHE}/load/partition-{{partition}}.json", partition=PARTITIONS),
         runs=expand(f"{CACHE}/load/partition-{{partition}}.runs.json", partition=PARTITIONS),
         golds=f"{CACHE}/load/golds.json",

@@ -1,5 +1,6 @@
 rule per_run:
     input:
+        modules=modules("compute_metrics", "step_io"),
         verdict=rules.cross_check.output.verdict,
         runs=rules.cross_check.input.runs,
         golds=rules.cross_check.input.golds,
@@ -19,6 +20,7 @@ rule per_run:
 
 rule metrics_per_subject:
     input:
+        modules=modules("compute_metrics", "per_run_table", "build_per_run", "step_io"),
         per_run=rules.per_run.output.table,
     output:
         f"{STAGED}/metrics_per_subject.csv",
@@ -37,6 +39,7 @@ rule metrics_per_subject:
 
 rule metrics_per_family:
     input:
+        modules=modules("compute_metrics", "per_run_table", "build_per_run", "step_io"),
         per_run=rules.per_run.output.table,
     output:
         f"{STAGED}/metrics_per_family.csv",

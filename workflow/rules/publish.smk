@@ -1,5 +1,6 @@
 rule publish:
     input:
+        modules=modules("step_io"),
         verdict=rules.cross_check.output.verdict,
         per_run=rules.per_run.output.csv,
         metrics_per_subject=rules.metrics_per_subject.output[0],
