@@ -225,7 +225,9 @@ def markdown(rows: list[dict], machine: dict) -> str:
         "once; **cold** = full run without `.snakemake/` or cache; **noop** = rerun with "
         "no change; **one_scoring** = rerun after adding one scoring to one subject; "
         "**one_gold** = rerun after changing one gold. Ratios are to the floor of the "
-        f"same size; targets apply at size L, with peak RSS ≤ {MEMORY_TARGET_MIB} MiB.",
+        f"same size; targets apply at size L, with peak RSS ≤ {MEMORY_TARGET_MIB} MiB. "
+        "Where a target is not met, [performance.md](performance.md) gives the profile "
+        "and where the time goes.",
         "",
         "| size | files | scenario | median s | min-max s | × floor | target | peak RSS MiB "
         "| met |",
