@@ -42,7 +42,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 from make_demo_corpus import SIZES, make_corpus  # noqa: E402
 
-WORKFLOW_PARTS = ["Snakefile", "workflow", "scripts", "config", "system"]
+WORKFLOW_PARTS = ["Snakefile", "workflow", "scripts", "config", "system", "profiles"]
 SCENARIOS = ["floor", "cold", "noop", "one_scoring", "one_gold"]
 # Targets of issue 3, as a ratio of the floor measured in the same run.
 TARGETS = {"cold": 2.5, "noop": 0.6, "one_scoring": 1.0, "one_gold": 1.5}

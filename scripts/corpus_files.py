@@ -224,3 +224,16 @@ def size_problem(size: int, limit: int) -> str | None:
         f"file is {size / 2**20:.1f} MiB, above the limit of {limit / 2**20:g} MiB "
         "(config max_file_mib); not read"
     )
+
+
+# A cell starting with one of these is run as a formula by spreadsheet programs.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_problems(fields: dict) -> list[str]:
+    """Free-text ids that reach a published CSV must not read as spreadsheet formulas."""
+    return [
+        f"{name} {value!r} starts with {value[0]!r}, which a spreadsheet would run as a formula"
+        for name, value in fields.items()
+        if isinstance(value, str) and value.startswith(FORMULA_STARTS)
+    ]

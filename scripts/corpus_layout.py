@@ -26,7 +26,13 @@ REGISTRY = "subjects/registry.yaml"
 # Runner error logs kept beside a subject's responses; not artifacts.
 RUNNER_ERRORS_FOLDER = "_errors"
 
-FILE, FOLDER, MISSING = "file", "folder", "missing"
+FILE, FOLDER, MISSING, OUTSIDE = "file", "folder", "missing", "outside"
+# What a load job reports for a manifest entry that is not a file to read.
+NOT_A_FILE = {
+    FOLDER: "unexpected folder (not part of the corpus layout)",
+    OUTSIDE: "symbolic link to a place outside the corpus; not followed",
+    MISSING: "is missing",
+}
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,15 @@ def _line(kind: str, relative: str, stat=None) -> str:
     return f"{kind}\t{relative}\t{stat.st_size}\t{stat.st_mtime_ns}\t{stat.st_ctime_ns}\n"
 
 
+def _leaves(root: Path, item) -> bool:
+    """A symbolic link to a place outside the corpus (never followed, only reported)."""
+    if not item.is_symlink():
+        return False
+    target = os.path.realpath(item.path)
+    inside = os.path.realpath(root)
+    return target != inside and not target.startswith(inside + os.sep)
+
+
 def _scan_folder(root: str, relative: str, skip: frozenset) -> list[str]:
     # Manifest lines are built directly: this runs on every file at every start. The
     # change time is kept too: unlike the modification time it cannot be set back.
@@ -82,7 +97,9 @@ def _scan_folder(root: str, relative: str, skip: frozenset) -> list[str]:
             name = item.name
             if name[0] == "." or name in skip:
                 continue
-            if item.is_dir():
+            if _leaves(root, item):
+                lines.append(f"{OUTSIDE}\t{relative}/{name}\t0\t0\t0\n")
+            elif item.is_dir():
                 lines.append(f"{FOLDER}\t{relative}/{name}\t0\t0\t0\n")
             else:
                 stat = item.stat()
@@ -109,7 +126,9 @@ def scan_partitions(root: Path, version: str, n_partitions: int) -> dict[str, li
                     continue
                 relative = f"{top}/{item.name}"
                 lines = partitions[partition_of(item.name, n_partitions)]
-                if item.is_dir():
+                if _leaves(root, item):
+                    lines.append(_line(OUTSIDE, relative))
+                elif item.is_dir():
                     lines.extend(_scan_folder(str(root), relative, skip))
                 else:
                     lines.append(_line(FILE, relative, item.stat()))
@@ -128,9 +147,14 @@ def scan_golds(root: Path, version: str) -> list[str]:
 def scan_layout(root: Path, version: str) -> list[str]:
     """The registry and whether each artifact folder exists."""
     registry = root / REGISTRY
-    lines = [
-        _line(FILE, REGISTRY, registry.stat()) if registry.is_file() else _line(MISSING, REGISTRY)
-    ]
+    if registry.is_symlink() and not os.path.realpath(registry).startswith(
+        os.path.realpath(root) + os.sep
+    ):
+        lines = [_line(OUTSIDE, REGISTRY)]
+    elif registry.is_file():
+        lines = [_line(FILE, REGISTRY, registry.stat())]
+    else:
+        lines = [_line(MISSING, REGISTRY)]
     for top in (responses_dir(version), scoring_dir(version), golds_dir(version)):
         lines.append(_line(FOLDER if (root / top).is_dir() else MISSING, top))
     return lines

@@ -12,8 +12,16 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from corpus_files import CorpusFileError, SchemaCheck, decode_yaml, size_problem
-from corpus_layout import MISSING, REGISTRY, read_manifest, responses_dir, scoring_dir
+from corpus_files import CorpusFileError, SchemaCheck, decode_yaml, formula_problems, size_problem
+from corpus_layout import (
+    FILE,
+    MISSING,
+    NOT_A_FILE,
+    REGISTRY,
+    read_manifest,
+    responses_dir,
+    scoring_dir,
+)
 from step_io import read_json, step_logger, write_json
 
 # The terminal gets the head of a long list; the log file always has all of it.
@@ -26,6 +34,9 @@ def load_registry(corpus: Path, layout, schema_path, problem, max_bytes: int):
     registry_entry = next(entry for entry in layout if entry.path == REGISTRY)
     if registry_entry.kind == MISSING:
         problem(REGISTRY, "file is missing: every subject_version must be registered")
+        return None, ""
+    if registry_entry.kind != FILE:
+        problem(REGISTRY, NOT_A_FILE[registry_entry.kind])
         return None, ""
     if too_large := size_problem(registry_entry.size, max_bytes):
         problem(REGISTRY, too_large)
@@ -61,6 +72,8 @@ def load_registry(corpus: Path, layout, schema_path, problem, max_bytes: int):
                     f"subject {subject['subject_id']!r}",
                 )
         for version in subject["versions"]:
+            for message in formula_problems({"subject_version": version["subject_version"]}):
+                problem(REGISTRY, message)
             policy = version.get("sampling_policy", {}).get("kind")
             versions[(subject["subject_id"], version["subject_version"])] = policy
     return versions, digest

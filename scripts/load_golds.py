@@ -16,7 +16,7 @@ from corpus_files import (
     size_problem,
     strict_integer_problems,
 )
-from corpus_layout import FILE, GOLD_NAME_RE, MISSING, read_manifest
+from corpus_layout import FILE, GOLD_NAME_RE, MISSING, NOT_A_FILE, read_manifest
 from step_io import step_logger, write_json
 
 PUBLIC_FIELDS = ("family", "case_type", "rubric_floor", "rubric_ceiling")
@@ -36,7 +36,7 @@ def load_golds(corpus: Path, version: str, entries, schema_path, max_bytes: int)
             problem(entry.path, "folder is missing: a corpus needs its golds")
             continue
         if entry.kind != FILE:
-            problem(entry.path, "unexpected folder (not part of the corpus layout)")
+            problem(entry.path, NOT_A_FILE[entry.kind])
             continue
         match = GOLD_NAME_RE.fullmatch(entry.path.rsplit("/", 1)[-1])
         if not match:

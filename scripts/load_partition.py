@@ -22,11 +22,13 @@ from corpus_files import (
     CorpusFileError,
     SchemaCheck,
     decode_json,
+    formula_problems,
     size_problem,
     strict_integer_problems,
 )
 from corpus_layout import (
     FILE,
+    NOT_A_FILE,
     RESPONSE_NAME_RE,
     SCORING_NAME_RE,
     SUBJECT_ID_RE,
@@ -61,7 +63,7 @@ class FileChecker:
     def check(self, entry) -> list:
         """[kind, sha256, record or None, problems] of one manifest entry."""
         if entry.kind != FILE:
-            return [OTHER, "", None, ["unexpected folder (not part of the corpus layout)"]]
+            return [OTHER, "", None, [NOT_A_FILE[entry.kind]]]
         parts = entry.path.split("/")
         if len(parts) != 4:
             return [OTHER, "", None, ["unexpected file outside a subject folder"]]
@@ -107,6 +109,7 @@ class FileChecker:
         )
         problems += self.version_problems(document["benchmark_version"])
         problems += strict_integer_problems(document, [("confidence",)])
+        problems += formula_problems({"subject_version": document["subject_version"]})
         record = [
             folder,
             match["case_id"],
@@ -131,6 +134,9 @@ class FileChecker:
             }
         )
         problems += self.version_problems(document["benchmark_version"])
+        problems += formula_problems(
+            {"reviewer_id": document["reviewer_id"], "subject_version": ref["subject_version"]}
+        )
         scores = document["criterion_scores"]
         problems += strict_integer_problems(
             document, [("criterion_scores", key, "score") for key in CRITERIA]

@@ -44,8 +44,16 @@ def metadata(verdict: dict, params, rubric, schemas) -> dict:
     }
 
 
+def remove_stale_staging(folder: Path, names) -> None:
+    """Temporary files a killed run left beside the published ones (see write_bytes_atomic)."""
+    for name in names:
+        for stale in folder.glob(f".{name}.*.tmp"):
+            stale.unlink(missing_ok=True)
+
+
 def main(smk) -> None:
     log = step_logger("publish", smk.log[0])
+    remove_stale_staging(Path(smk.output.metadata).parent, [Path(f).name for f in smk.output])
     verdict = read_json(smk.input.verdict)
     for name in ("per_run", "metrics_per_subject", "metrics_per_family"):
         write_bytes_atomic(smk.output[name], Path(smk.input[name]).read_bytes())

@@ -69,11 +69,16 @@ def test_headers_are_the_published_contract(two_runs):
     }
 
 
-def test_gold_prose_never_reaches_an_output(two_runs):
+def test_gold_prose_never_reaches_an_output_a_log_or_the_cache(two_runs):
     # Every private text of the demo golds carries a GOLDCANARY marker.
     assert "GOLDCANARY" in (DEMO_CORPUS / "golds/v1.0/RO-FOUL-001_gold.md").read_text("utf-8")
-    for path in two_runs[0].iterdir():
-        assert b"GOLDCANARY" not in path.read_bytes(), path.name
+    workdir = two_runs[0].parent
+    written = [*two_runs[0].iterdir(), *(workdir / ".cache").rglob("*")]
+    written += (workdir / ".snakemake/log").rglob("*")
+    files = [path for path in written if path.is_file()]
+    assert len(files) > 20
+    for path in files:
+        assert b"GOLDCANARY" not in path.read_bytes(), path
 
 
 def test_disqualified_version_and_its_sibling(two_runs):

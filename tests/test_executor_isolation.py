@@ -41,8 +41,6 @@ def test_every_job_submitted_on_its_own_gives_the_same_results(tmp_path):
 
 def test_slurm_profile_gives_the_load_jobs_their_resources(tmp_path):
     workdir = workflow_copy(tmp_path / "workflow")
-    (workdir / "profiles").mkdir()
-    (workdir / "profiles/slurm").symlink_to(REPO / "profiles/slurm")
     run = run_workflow(
         workdir, "--profile", "profiles/slurm", "--dry-run", corpus=DEMO_CORPUS, results="out"
     )

@@ -81,6 +81,20 @@ def oversized(root: Path):
     path.write_bytes(path.read_bytes() + b" " * (5 * 2**20))
 
 
+FORMULA_SCORING = SCORING.replace("eval-R02", "eval-@R02")
+
+
+def formula_reviewer(root: Path):
+    (root / SCORING).rename(root / FORMULA_SCORING)
+    edit_json(root / FORMULA_SCORING, lambda document: document.update(reviewer_id="@R02"))
+
+
+def symlink_outside(root: Path):
+    outside = root.parent / "outside.json"
+    (root / RESPONSE).rename(outside)
+    (root / RESPONSE).symlink_to(outside)
+
+
 def remove(relative: str):
     return lambda root: (root / relative).unlink()
 
@@ -246,6 +260,14 @@ REJECTIONS = [
     ),
     ("file-too-large", oversized, RESPONSE, "above the limit of 4 MiB"),
     (
+        "formula-in-subject-version",
+        set_field(RESPONSE, "subject_version", '=HYPERLINK("http://x")'),
+        RESPONSE,
+        "a spreadsheet would run as a formula",
+    ),
+    ("formula-in-reviewer-id", formula_reviewer, FORMULA_SCORING, "starts with '@'"),
+    ("symlink-outside-corpus", symlink_outside, RESPONSE, "outside the corpus"),
+    (
         "file-name-vs-layout",
         rename(RESPONSE, f"responses/v1.0/{ATLAS}/RO-FOUL-003.json"),
         f"responses/v1.0/{ATLAS}/RO-FOUL-003.json",
@@ -268,7 +290,9 @@ def published_results(tmp_path: Path) -> Path:
 def assert_rejected(workdir, tmp_path, corpus, named: list[str], fragments: list[str], **config):
     results = published_results(tmp_path)
     before = tree_digest(results)
+    corpus_before = tree_digest(corpus)
     run = run_workflow(workdir, corpus=corpus, results=results, **config)
+    assert tree_digest(corpus) == corpus_before  # a failed run changes no input either
     assert run.returncode != 0, run.output
     assert "Traceback" not in run.output, run.output
     for path, fragment in zip(named, fragments, strict=True):

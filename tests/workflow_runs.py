@@ -15,7 +15,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 DEMO_CORPUS = REPO / "demo" / "corpus"
 COMMITTED_RESULTS = REPO / "results"
-WORKFLOW_PARTS = ["Snakefile", "workflow", "scripts", "config", "system"]
+WORKFLOW_PARTS = ["Snakefile", "workflow", "scripts", "config", "system", "profiles"]
 PUBLISHED = [
     "per_run.csv",
     "metrics_per_subject.csv",

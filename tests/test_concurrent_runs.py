@@ -1,0 +1,36 @@
+"""A second run started while one is running is refused by Snakemake's lock."""
+
+import subprocess
+import time
+
+from workflow_runs import SNAKEMAKE, run_workflow, workflow_copy
+
+from make_demo_corpus import make_corpus
+
+
+def test_second_run_is_refused_while_the_first_holds_the_lock(tmp_path):
+    workdir = workflow_copy(tmp_path / "workflow")
+    corpus = tmp_path / "corpus"
+    make_corpus(corpus, size="M")  # ~30,000 files: a run of a few seconds
+    config = [f"corpus={corpus}", f"results={workdir / 'out'}"]
+    first = subprocess.Popen(
+        [SNAKEMAKE, "--cores", "2", "--config", *config],
+        cwd=workdir,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not any((workdir / ".snakemake/locks").glob("*")):
+            assert first.poll() is None and time.monotonic() < deadline, "no lock appeared"
+            time.sleep(0.05)
+        second = run_workflow(workdir, corpus=corpus, results=workdir / "out")
+    finally:
+        output, _ = first.communicate(timeout=300)
+    assert second.returncode != 0
+    assert "LockException" in second.output and "--unlock" in second.output, second.output
+    assert first.returncode == 0, output
+    # The lock is gone with the first run: the next one proceeds (nothing left to do).
+    again = run_workflow(workdir, corpus=corpus, results=workdir / "out")
+    assert again.returncode == 0 and "Nothing to be done" in again.output, again.output

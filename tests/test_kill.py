@@ -1,0 +1,68 @@
+"""A run killed at any moment leaves each published file as it was or complete."""
+
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+from workflow_runs import PUBLISHED, SNAKEMAKE, run_workflow, workflow_copy
+
+from make_demo_corpus import make_corpus
+
+
+def published(results):
+    return {name: (results / name).read_bytes() for name in PUBLISHED}
+
+
+@pytest.fixture(scope="module")
+def before_and_after(tmp_path_factory):
+    """A corpus with published results, a change to it, and the results it leads to."""
+    base = tmp_path_factory.mktemp("kill")
+    corpus = base / "corpus"
+    make_corpus(corpus, size="M")  # ~30,000 files: a run lasts a few seconds
+    reference = workflow_copy(base / "reference")
+    assert run_workflow(reference, corpus=corpus, results="out").returncode == 0
+    old = published(reference / "out")
+    for path in (corpus / "golds/v1.0").glob("*_gold.md"):
+        text = path.read_text("utf-8")
+        path.write_text(text.replace('"rubric_floor": 0,', '"rubric_floor": 3,'), "utf-8")
+    assert run_workflow(reference, corpus=corpus, results="out").returncode == 0
+    new = published(reference / "out")
+    assert old != new
+    return corpus, old, new
+
+
+@pytest.mark.parametrize("delay", [0.6, 1.2, 1.8, 2.4])
+def test_sigkill_then_rerun(before_and_after, tmp_path, delay):
+    corpus, old, new = before_and_after
+    workdir = workflow_copy(tmp_path / "workflow")
+    results = workdir / "out"
+    results.mkdir()
+    for name, content in old.items():
+        (results / name).write_bytes(content)
+    # Old results in place, no cache: the run recomputes and republishes everything.
+    run = subprocess.Popen(
+        [SNAKEMAKE, "--cores", "2", "--config", f"corpus={corpus}", "results=out"],
+        cwd=workdir,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    time.sleep(delay)
+    if run.poll() is None:
+        os.killpg(run.pid, signal.SIGKILL)
+    run.wait()
+
+    for name in PUBLISHED:
+        content = (results / name).read_bytes()
+        assert content in (old[name], new[name]), f"{name} is neither old nor complete"
+    leftovers = [path.name for path in results.iterdir() if path.name not in PUBLISHED]
+    assert leftovers == [] or all(name.startswith(".") for name in leftovers)
+
+    unlock = run_workflow(workdir, "--unlock", corpus=corpus, results="out")
+    assert unlock.returncode == 0, unlock.output
+    rerun = run_workflow(workdir, corpus=corpus, results="out")
+    assert rerun.returncode == 0, rerun.output
+    assert published(results) == new
+    assert not [path for path in results.iterdir() if path.name.startswith(".")]
