@@ -82,9 +82,13 @@ def decode_json(raw, first_line: int = 1):
         document = _STRICT.decode(text)
     except json.JSONDecodeError as error:
         where = f"line {error.lineno + first_line - 1}, column {error.colno}"
-        raise CorpusFileError(f"malformed JSON: {error.msg} at {where}") from None
+        message = error.msg.removesuffix(" at")  # some of json's messages end with "at"
+        raise CorpusFileError(f"malformed JSON: {message} at {where}") from None
     except RecursionError:
         raise CorpusFileError("malformed JSON: nested too deeply") from None
+    except ValueError as error:
+        # int() refuses integers of more than 4,300 digits.
+        raise CorpusFileError(f"number out of range: {str(error)[:80]}") from None
     if _SURROGATE_ESCAPE.search(text):
         try:
             orjson.loads(text)
@@ -96,7 +100,7 @@ def decode_json(raw, first_line: int = 1):
 
 def gold_json_block(raw: bytes):
     """The one fenced ```json block of a gold Markdown file, parsed."""
-    lines = decode_utf8(raw).splitlines()
+    lines = re.split(r"\r\n|\r|\n", decode_utf8(raw))
     blocks = []
     opening = None
     for number, line in enumerate(lines, start=1):
@@ -120,7 +124,31 @@ def gold_json_block(raw: bytes):
 
 
 class _KeepDatesAsText(yaml.SafeLoader):
-    """A YAML loader that leaves `2026-05-12` as text, as the registry schema expects."""
+    """A YAML loader for the registry: dates stay text (as the schema expects), a
+    duplicate key is an error (as in JSON), and aliases are refused (a 1 KB file of
+    nested aliases expands into gigabytes)."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "aliases are not allowed", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {key!r}", key_node.start_mark
+                    )
+                seen.add(key)
+            except TypeError:
+                pass
+        return super().construct_mapping(node, deep=deep)
 
 
 _KeepDatesAsText.yaml_implicit_resolvers = {
@@ -133,6 +161,10 @@ def decode_yaml(raw: bytes):
     text = decode_utf8(raw)
     try:
         return yaml.load(text, Loader=_KeepDatesAsText)  # noqa: S506 - a SafeLoader
+    except RecursionError:
+        raise CorpusFileError("malformed YAML: nested too deeply") from None
+    except (ValueError, TypeError, IndexError, KeyError, AttributeError) as error:
+        raise CorpusFileError(f"malformed YAML: {error}") from None
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -161,13 +193,16 @@ class SchemaCheck:
             import jsonschema
 
             full = jsonschema.Draft7Validator(self._schema)
-            messages = [
-                f"{_location(error)}: {error.message}"
-                for error in sorted(
-                    full.iter_errors(document),
-                    key=lambda e: [str(part) for part in e.absolute_path],
-                )
-            ]
+            try:
+                messages = [
+                    f"{_location(error)}: {error.message}"
+                    for error in sorted(
+                        full.iter_errors(document),
+                        key=lambda e: [str(part) for part in e.absolute_path],
+                    )
+                ]
+            except RecursionError:
+                messages = []
             return messages or [f"schema violation: {fast_error.message}"]
 
 
