@@ -13,6 +13,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from step_io import write_bytes_atomic
+
 CASE_ID = r"RO-(?:OXID|SCAL|FOUL|MECH|NOWE)-[0-9]{3}"
 RUN_ID = r"run-[0-9]{4}-[0-9]{2}-[0-9]{2}-[0-9]{3}"
 SUBJECT_ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{1,63}")
@@ -168,10 +170,7 @@ def write_manifest(path: Path, lines: list[str]) -> bool:
             return False
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    staging = path.with_name(path.name + ".tmp")
-    staging.write_text(content, encoding="utf-8")
-    os.replace(staging, path)
+    write_bytes_atomic(path, content.encode("utf-8"))
     return True
 
 
