@@ -6,7 +6,8 @@ import yaml
 from workflow_runs import REPO
 
 # conda-forge names of the PyPI packages whose names differ.
-CONDA_NAME = {"fastjsonschema": "python-fastjsonschema"}
+# matplotlib-base is conda-forge's matplotlib without a GUI toolkit, what pip installs.
+CONDA_NAME = {"fastjsonschema": "python-fastjsonschema", "matplotlib": "matplotlib-base"}
 
 
 def pip_pins(name: str) -> dict[str, str]:
