@@ -9,7 +9,7 @@ VENV ?= .venv
 TEST_VENV ?= .venv-test
 CORES ?= 4
 
-.PHONY: run test bench dag clean-cache
+.PHONY: run test verify bench dag clean-cache
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ $(TEST_VENV)/.installed: requirements.txt requirements-dev.txt
 
 run: $(VENV)/.installed
 	$(VENV)/bin/snakemake --cores $(CORES)
+
+# Recompute the results from the inputs and compare them byte for byte with results/.
+verify: $(VENV)/.installed
+	$(VENV)/bin/snakemake --cores $(CORES) verify
 
 test: $(TEST_VENV)/.installed
 	$(TEST_VENV)/bin/python -m pytest

@@ -11,7 +11,11 @@ configfile: "config/config.yaml"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/load.smk"
 include: "workflow/rules/metrics.smk"
+include: "workflow/rules/uncertainty.smk"
+include: "workflow/rules/leaderboard.smk"
 include: "workflow/rules/publish.smk"
+include: "workflow/rules/snapshot.smk"
+include: "workflow/rules/verify.smk"
 
 
 # The aggregate steps take seconds; on a cluster they run on the submitting machine
@@ -24,10 +28,23 @@ if config["local_aggregates"]:
         per_run,
         metrics_per_subject,
         metrics_per_family,
+        uncertainty,
+        build_leaderboard,
         publish,
+        leaderboard,
+        snapshot,
+        verify,
 
 
 rule all:
     default_target: True
     input:
         rules.publish.output,
+
+
+# `snakemake --cores 4 leaderboard`: the published results, leaderboard included
+# (what the default target `all` builds too).
+rule leaderboard:
+    input:
+        rules.publish.output.leaderboard_csv,
+        rules.publish.output.leaderboard_html,

@@ -124,6 +124,31 @@ def expected_calibration_error(confidences: Sequence[int], correctness: Sequence
     return float(Fraction(sum(abs(gap) for gap in gap_per_bin), 100 * n_runs))
 
 
+def calibration_bins(
+    confidences: Sequence[int], correctness: Sequence[float]
+) -> list[tuple[int, int, Fraction, Fraction]]:
+    """The non-empty bins of the ECE as (m, |B_m|, conf(B_m), acc(B_m)), m ascending.
+
+    conf(B_m) = mean of r.confidence_unit over r in B_m;
+    acc(B_m) = mean of r.correctness over r in B_m (soft accuracy);
+    both undefined if |B_m| = 0, so empty bins are left out. Exact values
+    (what the reliability diagram of the leaderboard plots).
+    """
+    _require_runs(confidences)
+    members: dict[int, list[tuple[int, int]]] = {}
+    for c, k in zip(confidences, _correctness_halves(correctness), strict=True):
+        members.setdefault(ece_bin(c), []).append((c, k))
+    return [
+        (
+            m,
+            len(runs),
+            Fraction(sum(c for c, _ in runs), 100 * len(runs)),
+            Fraction(sum(k for _, k in runs), 2 * len(runs)),
+        )
+        for m, runs in sorted(members.items())
+    ]
+
+
 def q_final(classifications: Sequence[str], clipped_scores: Sequence[int], alpha: float) -> float:
     """Q_final = α · P + (1 - α) · (s̄ / 12).
 

@@ -22,6 +22,16 @@ class CorpusFileError(Exception):
     """A file that cannot be read as the artifact it should be."""
 
 
+# Nesting levels of arrays and objects a corpus file may have (the registry's YAML,
+# which holds the same data model, included). The schemas need 5 (registry: root,
+# subjects, subject, versions, version); the margin leaves room for free-form members.
+# Without it the only bound would be the interpreter's recursion limit: about 1,000
+# levels, fewer the deeper the caller's stack, and a RecursionError wherever a later
+# step (the schema report) recursed over a document that had just fitted.
+MAX_JSON_DEPTH = 64
+TOO_DEEP = f"nesting deeper than {MAX_JSON_DEPTH} levels"
+
+
 # Only a \uD800-\uDFFF escape can put a lone surrogate into a decoded string.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
@@ -70,8 +80,8 @@ def decode_json(raw, first_line: int = 1):
     """Parse JSON strictly: UTF-8 without BOM, no NaN/Infinity, no duplicate keys.
 
     Also no lone surrogates (they could not be written back as UTF-8) and no nesting
-    deeper than Python's recursion limit. A failure is explained with the line and
-    column, counted in the whole file when the JSON starts at first_line.
+    deeper than MAX_JSON_DEPTH. A failure is explained with the line and column,
+    counted in the whole file when the JSON starts at first_line.
     """
     text = decode_utf8(raw) if isinstance(raw, bytes) else raw
     if text.startswith("\ufeff"):
@@ -85,10 +95,16 @@ def decode_json(raw, first_line: int = 1):
         message = error.msg.removesuffix(" at")  # some of json's messages end with "at"
         raise CorpusFileError(f"malformed JSON: {message} at {where}") from None
     except RecursionError:
-        raise CorpusFileError("malformed JSON: nested too deeply") from None
+        # The C decoder recursed ~1,000 levels: far beyond the limit.
+        raise CorpusFileError(f"{TOO_DEEP} of arrays and objects") from None
     except ValueError as error:
         # int() refuses integers of more than 4,300 digits.
         raise CorpusFileError(f"number out of range: {str(error)[:80]}") from None
+    # Each level opens a bracket, so a text with at most MAX_JSON_DEPTH of them (all
+    # but a rare file: ours have 5 to 15) cannot be too deep. Counting runs in C, about
+    # 0.5 µs per KB (a quarter of the decoding); only the other files are walked.
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _deeper_than_limit(document):
+        raise CorpusFileError(f"{TOO_DEEP} of arrays and objects")
     if _SURROGATE_ESCAPE.search(text):
         try:
             orjson.loads(text)
@@ -96,6 +112,18 @@ def decode_json(raw, first_line: int = 1):
             where = f"line {error.lineno + first_line - 1}, column {error.colno}"
             raise CorpusFileError(f"malformed JSON: {error.msg} at {where}") from None
     return document
+
+
+def _deeper_than_limit(document) -> bool:
+    """Whether a decoded document nests more than MAX_JSON_DEPTH arrays and objects."""
+    stack = [(document, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
 
 
 def gold_json_block(raw: bytes):
@@ -128,13 +156,29 @@ class _KeepDatesAsText(yaml.SafeLoader):
     duplicate key is an error (as in JSON), and aliases are refused (a 1 KB file of
     nested aliases expands into gigabytes)."""
 
+    _depth = 0  # mappings and sequences open around the node being composed
+
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(
                 None, None, "aliases are not allowed", event.start_mark
             )
-        return super().compose_node(parent, index)
+        if not self.check_event(yaml.CollectionStartEvent):
+            return super().compose_node(parent, index)
+        # Stopping here also spares PyYAML's recursive composer and constructor the
+        # rest of a deep document.
+        if self._depth >= MAX_JSON_DEPTH:
+            mark = self.peek_event().start_mark
+            raise CorpusFileError(
+                f"{TOO_DEEP} of mappings and sequences at line {mark.line + 1}, "
+                f"column {mark.column + 1}"
+            )
+        self._depth += 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
     def construct_mapping(self, node, deep=False):
         seen = set()
@@ -162,6 +206,8 @@ def decode_yaml(raw: bytes):
     try:
         return yaml.load(text, Loader=_KeepDatesAsText)  # noqa: S506 - a SafeLoader
     except RecursionError:
+        # Unreachable through nesting (compose_node stops it at MAX_JSON_DEPTH); kept
+        # so that no other recursion in PyYAML can end in a traceback.
         raise CorpusFileError("malformed YAML: nested too deeply") from None
     except (ValueError, TypeError, IndexError, KeyError, AttributeError) as error:
         raise CorpusFileError(f"malformed YAML: {error}") from None
@@ -184,7 +230,10 @@ class SchemaCheck:
         self._schema = schema
         self._fast = fastjsonschema.compile(inline_definitions(schema))
 
-    def problems(self, document) -> list[str]:
+    def problems(self, document, *, shown_fields=None) -> list[str]:
+        """Every violation with its location. With shown_fields (golds, whose content is
+        private), a violation outside those top-level fields is described by the rule
+        it breaks, never by the value: error messages go to terminals and logs too."""
         try:
             self._fast(document)
             return []
@@ -193,9 +242,16 @@ class SchemaCheck:
             import jsonschema
 
             full = jsonschema.Draft7Validator(self._schema)
+
+            def describe(error) -> str:
+                path = error.absolute_path
+                if shown_fields is None or (path and path[0] in shown_fields):
+                    return error.message
+                return _rule_broken(error)
+
             try:
                 messages = [
-                    f"{_location(error)}: {error.message}"
+                    f"{_location(error)}: {describe(error)}"
                     for error in sorted(
                         full.iter_errors(document),
                         key=lambda e: [str(part) for part in e.absolute_path],
@@ -203,7 +259,23 @@ class SchemaCheck:
                 ]
             except RecursionError:
                 messages = []
-            return messages or [f"schema violation: {fast_error.message}"]
+            if messages:
+                return messages
+            return [
+                f"schema violation: {fast_error.message}"
+                if shown_fields is None
+                else "schema violation (value not shown: private)"
+            ]
+
+
+def _rule_broken(error) -> str:
+    """A violation described by the schema's rule alone (the value may be private)."""
+    if error.validator == "required":  # names a key of the schema, not of the document
+        return error.message
+    rule = repr(error.validator_value)
+    if len(rule) > 120:
+        rule = rule[:117] + "..."
+    return f"breaks the schema's {error.validator!r} rule ({rule}); value not shown (private)"
 
 
 def inline_definitions(schema: dict) -> dict:

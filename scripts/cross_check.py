@@ -29,34 +29,42 @@ MAX_PROBLEMS_SHOWN = 200
 MAX_VERSIONS_SHOWN = 10
 
 
+# What the leaderboard shows of a registered subject (public registry fields).
+SUBJECT_FIELDS = ("kind", "provider", "description")
+
+
 def load_registry(corpus: Path, layout, schema_path, problem, max_bytes: int):
-    """(subject_id, subject_version) → the version's sampling policy kind, and a digest."""
+    """The registry's subjects, (subject_id, subject_version) → sampling policy kind, digest."""
     registry_entry = next(entry for entry in layout if entry.path == REGISTRY)
     if registry_entry.kind == MISSING:
         problem(REGISTRY, "file is missing: every subject_version must be registered")
-        return None, ""
+        return None, None, ""
     if registry_entry.kind != FILE:
         problem(REGISTRY, NOT_A_FILE[registry_entry.kind])
-        return None, ""
+        return None, None, ""
     if too_large := size_problem(registry_entry.size, max_bytes):
         problem(REGISTRY, too_large)
-        return None, ""
+        return None, None, ""
     try:
         raw = (corpus / REGISTRY).read_bytes()
     except OSError as error:
         problem(REGISTRY, f"cannot be read: {error.strerror}")
-        return None, ""
+        return None, None, ""
     digest = hashlib.sha256(raw).hexdigest()
     try:
         registry = decode_yaml(raw)
     except CorpusFileError as error:
         problem(REGISTRY, str(error))
-        return None, digest
+        return None, None, digest
     schema_problems = SchemaCheck(schema_path).problems(registry)
     for message in schema_problems:
         problem(REGISTRY, message)
     if schema_problems:
-        return None, digest
+        return None, None, digest
+    subjects = {
+        subject["subject_id"]: {field: subject.get(field) for field in SUBJECT_FIELDS}
+        for subject in registry["subjects"]
+    }
     versions = {}
     seen_subjects = Counter(subject["subject_id"] for subject in registry["subjects"])
     for subject_id, count in sorted(seen_subjects.items()):
@@ -76,7 +84,26 @@ def load_registry(corpus: Path, layout, schema_path, problem, max_bytes: int):
                 problem(REGISTRY, message)
             policy = version.get("sampling_policy", {}).get("kind")
             versions[(subject["subject_id"], version["subject_version"])] = policy
-    return versions, digest
+    return subjects, versions, digest
+
+
+def resolve_tracks(versions, registry, problem) -> dict[tuple[str, str], str]:
+    """The track of every version: the registry's sampling_policy.kind, else the one
+    track its responses declare, else classic. Responses of one version that declare
+    different tracks, with no policy in the registry to settle it, are a problem."""
+    tracks = {key: policy or "classic" for key, policy in registry.items()}
+    for subject_id, subject_version, _, _, first, declared in versions:
+        if registry.get((subject_id, subject_version)):
+            continue
+        if len(declared) > 1:
+            problem(
+                first,
+                f"the responses of subject_version {subject_version!r} declare different "
+                f"tracks ({', '.join(declared)}); give the version a sampling_policy.kind "
+                f"in {REGISTRY}",
+            )
+        tracks[(subject_id, subject_version)] = declared[0] if declared else "classic"
+    return tracks
 
 
 def response_path(benchmark_version, subject_id, case_id, run_id) -> str:
@@ -107,7 +134,9 @@ def cross_check(
     for entry in layout:
         if entry.kind == MISSING and entry.path != REGISTRY:
             problem(entry.path, "folder is missing from the corpus")
-    registry, registry_digest = load_registry(corpus, layout, registry_schema, problem, max_bytes)
+    subjects, registry, registry_digest = load_registry(
+        corpus, layout, registry_schema, problem, max_bytes
+    )
     problems.extend(golds_result["problems"])
     golds = golds_result["golds"]
 
@@ -126,6 +155,8 @@ def cross_check(
                     f"subject_version {subject_version!r} of subject {subject_id!r} is not "
                     f"in {REGISTRY}{more}",
                 )
+
+    tracks = resolve_tracks(versions, registry or {}, problem)
 
     scored_cases = {case_id for p in partitions for case_id in p["scored_cases"]}
     if scored_cases - set(golds):
@@ -156,11 +187,8 @@ def cross_check(
             "n_files": sum(p["n_files"] for p in partitions) + golds_result["n_files"] + 1,
             "n_scored_runs": sum(row[3] for row in versions),
             "coverage": coverage_rows(versions, registry or {}),
-            "sampling_policy": {
-                f"{subject_id}\t{subject_version}": kind
-                for (subject_id, subject_version), kind in sorted((registry or {}).items())
-            },
-            "tracks": {f"{row[0]}\t{row[1]}": row[5] for row in sorted(versions)},
+            "subjects": subjects or {},
+            "tracks": [[*key, track] for key, track in sorted(tracks.items())],
         },
     }
 

@@ -20,6 +20,9 @@ from corpus_layout import FILE, GOLD_NAME_RE, MISSING, NOT_A_FILE, read_manifest
 from step_io import step_logger, write_json
 
 PUBLIC_FIELDS = ("family", "case_type", "rubric_floor", "rubric_ceiling")
+# A schema problem in these fields may quote their value; anywhere else in a gold it
+# names only the rule broken (the value is private, and problems reach logs).
+SHOWN_FIELDS = frozenset({*PUBLIC_FIELDS, "case_id", "benchmark_version"})
 
 
 def load_golds(corpus: Path, version: str, entries, schema_path, max_bytes: int) -> dict:
@@ -56,7 +59,7 @@ def load_golds(corpus: Path, version: str, entries, schema_path, max_bytes: int)
         except CorpusFileError as error:
             problem(entry.path, str(error))
             continue
-        schema_problems = check.problems(gold)
+        schema_problems = check.problems(gold, shown_fields=SHOWN_FIELDS)
         schema_problems += strict_integer_problems(gold, [("rubric_floor",), ("rubric_ceiling",)])
         if schema_problems:
             for message in schema_problems:

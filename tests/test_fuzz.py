@@ -60,7 +60,14 @@ from hypothesis.errors import InvalidArgument
 
 import cross_check as cross_check_module
 import load_golds as load_golds_module
-from corpus_files import CorpusFileError, SchemaCheck, decode_json, decode_yaml, gold_json_block
+from corpus_files import (
+    MAX_JSON_DEPTH,
+    CorpusFileError,
+    SchemaCheck,
+    decode_json,
+    decode_yaml,
+    gold_json_block,
+)
 from corpus_layout import REGISTRY, Entry
 from cross_check import load_registry
 from load_golds import load_golds
@@ -238,7 +245,7 @@ def check_registry(root: Path, raw: bytes) -> tuple[dict | None, list[str]]:
         problems.append(message)
 
     with time_limit("load_registry"):
-        versions, digest = load_registry(
+        _subjects, versions, digest = load_registry(
             root, [Entry("file", REGISTRY, len(raw))], REGISTRY_SCHEMA, problem, MAX_BYTES
         )
     assert digest == ("" if len(raw) > MAX_BYTES else hashlib.sha256(raw).hexdigest())
@@ -252,9 +259,6 @@ def check_registry(root: Path, raw: bytes) -> tuple[dict | None, list[str]]:
 # --------------------------------------------------------------------------
 
 VALID, INVALID, UNKNOWN = "valid", "invalid", "unknown"
-# Near the interpreter's recursion limit the checker (a few frames deeper than the
-# oracle) may fail to parse what the oracle parsed: such documents are not judged.
-SAFE_DEPTH = sys.getrecursionlimit() - 150
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _VALIDATORS = {
     path: jsonschema.Draft7Validator(json.loads(path.read_text("utf-8")))
@@ -293,32 +297,22 @@ def _finite(text):
 
 
 def _depth_and_strings(document):
-    """Nesting depth, and whether every string (and key) is encodable as UTF-8."""
+    """Nesting depth (arrays and objects; the top level counts, scalars do not), and
+    whether every string (and key) is encodable as UTF-8."""
     deepest, stack = 0, [(document, 1)]
     while stack:
         node, depth = stack.pop()
-        deepest = max(deepest, depth)
         if isinstance(node, str):
             node.encode("utf-8")  # a lone surrogate raises
         elif isinstance(node, dict):
+            deepest = max(deepest, depth)
             for key, value in node.items():
                 if isinstance(key, str):
                     key.encode("utf-8")
                 stack.append((value, depth + 1))
         elif isinstance(node, list):
+            deepest = max(deepest, depth)
             stack.extend((value, depth + 1) for value in node)
-    return deepest
-
-
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-
-
-def _text_depth(text: str) -> int:
-    """The deepest bracket nesting of a JSON text, strings left out."""
-    depth = deepest = 0
-    for bracket in re.findall(r"[\[\]{}]", _JSON_STRING.sub("", text)):
-        depth += 1 if bracket in "[{" else -1
-        deepest = max(deepest, depth)
     return deepest
 
 
@@ -330,11 +324,10 @@ def strict_json(text: str):
         document = json.loads(
             text, object_pairs_hook=_unique, parse_constant=_constant, parse_float=_finite
         )
-        if _depth_and_strings(document) > SAFE_DEPTH:
-            return UNKNOWN
+        if _depth_and_strings(document) > MAX_JSON_DEPTH:
+            return INVALID  # deeper than the documented limit, whatever the schema says
     except RecursionError:
-        # Deeper than the interpreter allows: every parser here must refuse it.
-        return INVALID if _text_depth(text) > sys.getrecursionlimit() else UNKNOWN
+        return INVALID  # deeper than the interpreter allows, so far beyond the limit
     except (_Invalid, ValueError, UnicodeEncodeError):
         return INVALID  # ValueError: malformed, or an integer of more than 4300 digits
     return document
@@ -465,6 +458,21 @@ _OracleYaml.yaml_implicit_resolvers = {
 }
 
 
+def _yaml_depth(document) -> int:
+    """Mappings and sequences nested in one another (the top level counts)."""
+    deepest, stack = 0, [(document, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in _children(node))
+    return deepest
+
+
+def _children(node):
+    return [*node.keys(), *node.values()] if isinstance(node, dict) else node
+
+
 def judge_registry(raw: bytes):
     if len(raw) > MAX_BYTES:
         return INVALID, None  # above max_file_mib: reported, not read
@@ -479,6 +487,8 @@ def judge_registry(raw: bytes):
         return INVALID, None  # deeper than the interpreter allows: must be a problem
     except Exception:  # any failure to construct the document: a malformed file
         return INVALID, None
+    if _yaml_depth(document) > MAX_JSON_DEPTH:
+        return INVALID, None  # the documented limit holds for the registry too
     if _OracleYaml.duplicate_keys:
         return UNKNOWN, None  # a policy question, asked by its own test below
     verdict = _schema_valid(REGISTRY_SCHEMA, document)
@@ -897,7 +907,8 @@ def _duplicate_key(draw, document):
     return pairs
 
 
-DEPTHS = [2, 10, 100, 500, 900, 990, 1000, 1100, 10_000, 100_000]
+# Around the documented limit (the value's own depth adds to its path's), and far beyond.
+DEPTHS = [2, 10, 60, 61, 62, 63, 64, 65, 100, 500, 900, 990, 1000, 1100, 10_000, 100_000]
 
 
 def _deep(draw, document):
@@ -1190,8 +1201,9 @@ def hostile_registry(draw, family: str):
     ).encode("utf-8")
 
 
-# Share of the profile's examples: a registry deeper than the interpreter allows
-# costs PyYAML about 0.5 s to refuse (its scanner is quadratic in the depth).
+# Share of the profile's examples: a registry thousands of levels deep costs PyYAML
+# about 0.1 s to refuse (its scanner looks up to 1,024 characters ahead at every
+# level, and the composer stops at MAX_JSON_DEPTH).
 REGISTRY_FAMILIES = {
     "truncation": 1,
     "byte-noise": 1,
@@ -1225,17 +1237,32 @@ test_hostile_registry_deep_nesting = _registry_test("deep-nesting")
 # --------------------------------------------------------------------------
 
 
-def _deepest_decodable() -> int:
-    """The deepest list decode_json accepts from here (binary search)."""
-    low, high = 1, sys.getrecursionlimit() + 50
-    while low < high:
-        middle = (low + high + 1) // 2
-        try:
-            decode_json(b"[" * middle + b"]" * middle)
-            low = middle
-        except CorpusFileError:
-            high = middle - 1
-    return low
+def _nested(depth: int, shape: str) -> bytes:
+    """A JSON value of exactly `depth` levels of arrays and objects."""
+    if shape == "list":
+        return b"[" * depth + b"]" * depth
+    if shape == "object":
+        return b'{"a": ' * depth + b"1" + b"}" * depth
+    opening = [b"[" if level % 2 else b'{"a": ' for level in range(depth)]
+    closing = [b"]" if level % 2 else b"}" for level in reversed(range(depth))]
+    return b"".join(opening) + b"0" + b"".join(closing)
+
+
+TOO_DEEP = "nesting deeper than 64 levels"  # the documented message and limit
+
+
+@pytest.mark.parametrize("shape", ["list", "object", "mixed"])
+def test_the_nesting_limit_is_exact(shape):
+    assert MAX_JSON_DEPTH == 64  # docs/robustness.md and the README say 64
+    assert decode_json(_nested(MAX_JSON_DEPTH, shape)) is not None
+    for depth in (MAX_JSON_DEPTH + 1, 1_000, 100_000):
+        with pytest.raises(CorpusFileError, match=f"^{TOO_DEEP} of arrays and objects$"):
+            decode_json(_nested(depth, shape))
+
+
+def test_brackets_in_strings_are_not_nesting():
+    document = decode_json(b'{"a": "' + b"[{" * 1_000 + b'", "b": [[1]]}')
+    assert document["b"] == [[1]]
 
 
 # A typed field of each kind: a nested list there is reported with its value.
@@ -1246,26 +1273,69 @@ DEEP_TARGETS = {
 }
 
 
-@pytest.mark.parametrize("kind", sorted(DEEP_TARGETS))
-def test_every_nesting_depth_up_to_the_recursion_limit(corpus, kind):
-    """At every depth the decoder accepts, the schema report must not overflow.
+def _problems(corpus, kind: str, relative: str, raw: bytes) -> list[str]:
+    if kind == "gold":
+        return [message for _, message in check_gold(corpus, relative, raw)["problems"]]
+    return check_file(corpus, relative, raw)[3]
 
-    jsonschema writes the offending value into its message; a value nested just
-    below the interpreter's limit must still give a problem, not a RecursionError.
-    """
+
+@pytest.mark.parametrize("kind", sorted(DEEP_TARGETS))
+def test_every_nesting_depth_around_the_limit_is_a_problem(corpus, kind):
+    """A list where an integer belongs: a schema problem up to the limit, the nesting
+    message beyond it, and never a RecursionError (jsonschema's report of a failing
+    document recurses into the offending value)."""
     (relative, raw), old, prefix = DEEP_TARGETS[kind]
-    deepest = _deepest_decodable()
-    for depth in range(max(1, deepest - 120), deepest + 5):
-        mutated = raw.replace(old, prefix + b"[" * depth + b"]" * depth)
+    for depth in [*range(1, MAX_JSON_DEPTH + 5), 990, 1_000, 10_000]:
+        mutated = raw.replace(old, prefix + _nested(depth, "list"))
         assert mutated != raw
         try:
-            if kind == "gold":
-                problems = [m for _, m in check_gold(corpus, relative, mutated)["problems"]]
-            else:
-                problems = check_file(corpus, relative, mutated)[3]
+            problems = _problems(corpus, kind, relative, mutated)
         except RecursionError as error:
-            pytest.fail(f"depth {depth} (decodable up to {deepest}): {error!r}")
+            pytest.fail(f"depth {depth}: {error!r}")
         assert problems, depth
+        # The field sits in the top-level object: one level more than its value.
+        too_deep = 1 + depth > MAX_JSON_DEPTH
+        assert any(TOO_DEEP in problem for problem in problems) == too_deep, (depth, problems)
+
+
+# A member the schema leaves open (a "notes" member is added after `after`), and the
+# depth of the object that holds it.
+OPEN_MEMBERS = {
+    # criterion_scores.main_hypothesis: the format does not close a criterion score.
+    "scoring": (SCORINGS[0], b'"score": 2,', 3),
+    # accepted_main_hypotheses[0]
+    "gold": (GOLDS[0], b'"hypothesis": "(private)",', 3),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(OPEN_MEMBERS))
+def test_nesting_up_to_the_limit_is_accepted_where_the_schema_allows_it(corpus, kind):
+    (relative, raw), after, parent = OPEN_MEMBERS[kind]
+    assert after in raw
+
+    def with_notes(depth):
+        return raw.replace(after, after + b' "notes": ' + _nested(depth, "mixed") + b",", 1)
+
+    assert _problems(corpus, kind, relative, with_notes(MAX_JSON_DEPTH - parent)) == []
+    problems = _problems(corpus, kind, relative, with_notes(MAX_JSON_DEPTH - parent + 1))
+    assert problems == [f"{TOO_DEEP} of arrays and objects"], problems
+
+
+def test_registry_nesting_up_to_the_limit_is_accepted(corpus):
+    """Subjects are open mappings: root, subjects, a subject, then the member's value."""
+    raw = REGISTRIES[0][1]
+    old = b"\n    kind: "
+    assert raw.count(old) >= 1
+    for depth, flow in [(MAX_JSON_DEPTH - 3, "list"), (MAX_JSON_DEPTH - 3, "object")]:
+        value = _nested(depth, flow).replace(b'"a"', b"a")
+        _, problems = check_registry(corpus, raw.replace(old, b"\n    notes: " + value + old, 1))
+        assert problems == [], (flow, problems)
+        value = _nested(depth + 1, flow).replace(b'"a"', b"a")
+        _, problems = check_registry(corpus, raw.replace(old, b"\n    notes: " + value + old, 1))
+        assert len(problems) == 1 and problems[0].startswith(f"{TOO_DEEP} of mappings"), problems
+    block = b"".join(b"  " * (4 + level) + b"- \n" for level in range(MAX_JSON_DEPTH - 3))
+    _, problems = check_registry(corpus, raw.replace(old, b"\n    notes:\n" + block + old[1:], 1))
+    assert problems == [], problems
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ from workflow_runs import corpus_copy, planned_jobs, planned_wildcards, run_work
 from corpus_layout import partition_of
 
 AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
-AGGREGATES |= {"publish", "all"}
+AGGREGATES |= {"uncertainty", "build_leaderboard", "publish", "all"}
 UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
 
 

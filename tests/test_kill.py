@@ -1,4 +1,5 @@
-"""A run killed at any moment leaves each published file as it was or complete."""
+"""A run killed at any moment leaves each published file as it was or complete, and the
+next run recovers without manual cleanup."""
 
 import os
 import signal
@@ -9,6 +10,7 @@ import pytest
 from workflow_runs import PUBLISHED, SNAKEMAKE, run_workflow, workflow_copy
 
 from make_demo_corpus import make_corpus
+from stale_lock import RECORD_NAME
 
 
 def published(results):
@@ -60,9 +62,18 @@ def test_sigkill_then_rerun(before_and_after, tmp_path, delay):
     leftovers = [path.name for path in results.iterdir() if path.name not in PUBLISHED]
     assert leftovers == [] or all(name.startswith(".") for name in leftovers)
 
-    unlock = run_workflow(workdir, "--unlock", corpus=corpus, results="out")
-    assert unlock.returncode == 0, unlock.output
+    # No --unlock: the rerun removes the lock the killed run left (scripts/stale_lock.py).
+    locked = any((workdir / ".snakemake/locks").glob("*.lock"))
+    recorded = (workdir / ".snakemake" / RECORD_NAME).exists()
     rerun = run_workflow(workdir, corpus=corpus, results="out")
+    if locked and not recorded:
+        # Killed in the ~20 ms between Snakemake's lock and onstart, before the owner
+        # was recorded: the one case still left to --unlock (docs/robustness.md).
+        assert "LockException" in rerun.output, rerun.output
+        assert run_workflow(workdir, "--unlock", corpus=corpus, results="out").returncode == 0
+        rerun = run_workflow(workdir, corpus=corpus, results="out")
+    elif locked:
+        assert f"stale lock of a run that was killed (pid {run.pid}," in rerun.output
     assert rerun.returncode == 0, rerun.output
     assert published(results) == new
     assert not [path for path in results.iterdir() if path.name.startswith(".")]

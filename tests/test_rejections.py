@@ -147,8 +147,23 @@ def edit_gold(change):
     return mutate
 
 
+def mixed_tracks_without_policy(root: Path):
+    replace_text(
+        root / "subjects/registry.yaml",
+        "        sampling_policy:\n          kind: classic\n        notes: Quantised q4",
+        "        notes: Quantised q4",
+    )
+    set_field(RESPONSE, "track", "reasoning")(root)
+
+
 # (id, mutation, file named in the message, fragment of the message)
 REJECTIONS = [
+    (
+        "mixed-tracks-without-policy",
+        mixed_tracks_without_policy,
+        f"responses/v1.0/{ATLAS}/RO-FOUL-001__run-2026-05-12-001.json",
+        "declare different tracks (classic, reasoning); give the version a sampling_policy",
+    ),
     ("malformed-json", truncate, RESPONSE, "malformed JSON"),
     ("nan", raw_replace(RESPONSE, '"confidence": 60', '"confidence": NaN'), RESPONSE, "NaN"),
     (
@@ -256,7 +271,7 @@ REJECTIONS = [
         "surrogate",
     ),
     ("byte-order-mark", prepend_bom, RESPONSE, "byte order mark"),
-    ("deep-nesting", deep_nesting, RESPONSE, "nested too deeply"),
+    ("deep-nesting", deep_nesting, RESPONSE, "nesting deeper than 64 levels"),
     (
         "number-out-of-range",
         raw_replace(SCORING, '"correctness": 1', '"correctness": 1e400'),

@@ -21,6 +21,9 @@ PUBLISHED = [
     "metrics_per_subject.csv",
     "metrics_per_family.csv",
     "coverage.csv",
+    "uncertainty.csv",
+    "leaderboard.csv",
+    "leaderboard.html",
     "metadata.json",
 ]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")

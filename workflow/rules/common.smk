@@ -1,4 +1,6 @@
+import datetime
 import hashlib
+import re
 import sys
 from pathlib import Path
 
@@ -22,6 +24,9 @@ def validate_config(config):
     for key in ("strict", "local_aggregates"):
         if str(config.get(key)).lower() in {"true", "false"}:
             config[key] = str(config[key]).lower() == "true"
+    # An unquoted YAML date arrives as a date object; the schema checks the text.
+    if isinstance(config.get("snapshot_date"), datetime.date):
+        config["snapshot_date"] = config["snapshot_date"].isoformat()
     try:
         validate(config, "../schemas/config.schema.yaml")
     except WorkflowError as error:
@@ -60,6 +65,8 @@ MANIFESTS = f"{CACHE}/manifests"
 LOGS = f"{CACHE}/logs"
 # Every step writes here; `publish` copies the set to RESULTS once all succeeded.
 STAGED = f"{CACHE}/staged"
+# Dated snapshots of the published results (`snakemake snapshot`), never rewritten.
+HISTORY = f"{RESULTS}/historico"
 
 if not Path(CORPUS).is_dir():
     configuration_error(f"corpus: {CORPUS} is not a folder")
@@ -69,6 +76,15 @@ if not Path(SCHEMAS).is_dir():
 # Job processes (cluster executors) reuse the manifests the main process wrote.
 if workflow.is_main_process:
     refresh_manifests(Path(CORPUS), VERSION, config["partitions"], Path(MANIFESTS))
+
+
+def snapshot_metadata_files(wildcards):
+    """metadata.json of every snapshot folder: the set changes when a snapshot is taken."""
+    return sorted(
+        str(path)
+        for path in Path(HISTORY).glob("*/metadata.json")
+        if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", path.parent.name)
+    )
 
 
 def shorten_rate_limiter_timer(settings):
@@ -87,3 +103,17 @@ def shorten_rate_limiter_timer(settings):
 
 onstart:
     shorten_rate_limiter_timer(workflow.scheduling_settings)
+    record_lock_owner(workflow.persistence)
+
+
+# A run killed by SIGKILL leaves Snakemake's lock behind: remove it before Snakemake
+# locks if the run that took it is provably gone (scripts/stale_lock.py says how).
+from stale_lock import record_lock_owner, recover_stale_lock
+
+if workflow.is_main_process:
+    # (output_settings is None when the workflow is driven through some APIs.)
+    stale_lock_notice = recover_stale_lock(
+        ".snakemake", dry_run=getattr(workflow.output_settings, "dryrun", False)
+    )
+    if stale_lock_notice:
+        print(stale_lock_notice, file=sys.stderr)

@@ -5,6 +5,11 @@ rule publish:
         per_run=rules.per_run.output.csv,
         metrics_per_subject=rules.metrics_per_subject.output[0],
         metrics_per_family=rules.metrics_per_family.output[0],
+        uncertainty=rules.uncertainty.output[0],
+        uncertainty_methods=f"{workflow.basedir}/system/rubric/{VERSION}/uncertainty_methods.md",
+        leaderboard_csv=rules.build_leaderboard.output.csv,
+        leaderboard_html=rules.build_leaderboard.output.html,
+        leaderboard_summary=rules.build_leaderboard.output.summary,
         rubric=f"{workflow.basedir}/system/rubric/{VERSION}/aggregated_metrics.md",
         schemas=expand(
             f"{SCHEMAS}/{{kind}}.schema.json",
@@ -12,10 +17,42 @@ rule publish:
         ),
     output:
         # update(): if this job fails, Snakemake restores the previous published file.
-        per_run=update(f"{RESULTS}/per_run.csv"),
-        metrics_per_subject=update(f"{RESULTS}/metrics_per_subject.csv"),
-        metrics_per_family=update(f"{RESULTS}/metrics_per_family.csv"),
-        coverage=update(f"{RESULTS}/coverage.csv"),
+        # report(): the files of `snakemake --report`, each with its caption.
+        per_run=report(
+            update(f"{RESULTS}/per_run.csv"),
+            caption="../report/per_run.rst",
+            category="Metrics",
+        ),
+        metrics_per_subject=report(
+            update(f"{RESULTS}/metrics_per_subject.csv"),
+            caption="../report/metrics_per_subject.rst",
+            category="Metrics",
+        ),
+        metrics_per_family=report(
+            update(f"{RESULTS}/metrics_per_family.csv"),
+            caption="../report/metrics_per_family.rst",
+            category="Metrics",
+        ),
+        coverage=report(
+            update(f"{RESULTS}/coverage.csv"),
+            caption="../report/coverage.rst",
+            category="Metrics",
+        ),
+        uncertainty=report(
+            update(f"{RESULTS}/uncertainty.csv"),
+            caption="../report/uncertainty.rst",
+            category="Metrics",
+        ),
+        leaderboard_csv=report(
+            update(f"{RESULTS}/leaderboard.csv"),
+            caption="../report/leaderboard_csv.rst",
+            category="Leaderboard",
+        ),
+        leaderboard_html=report(
+            update(f"{RESULTS}/leaderboard.html"),
+            caption="../report/leaderboard_html.rst",
+            category="Leaderboard",
+        ),
         metadata=update(f"{RESULTS}/metadata.json"),
     log:
         f"{LOGS}/publish.log",
@@ -26,6 +63,8 @@ rule publish:
         mem_mb=512,
     params:
         alpha=config["alpha"],
+        bootstrap_seed=config["bootstrap_seed"],
+        bootstrap_replicates=config["bootstrap_replicates"],
         benchmark_version=VERSION,
         strict=config["strict"],
     script:

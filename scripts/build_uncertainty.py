@@ -1,0 +1,115 @@
+"""results/uncertainty.csv: intervals beside every published metric, never instead of them.
+
+One row per (subject_id, subject_version, metric), sorted by subject_id,
+subject_version, then the metric order below. The estimates are the texts of
+metrics_per_subject.csv and the ranks those of the leaderboard; the intervals follow
+system/rubric/v1.0/uncertainty_methods.md (scripts/uncertainty.py computes them).
+"""
+
+import uncertainty as un
+from build_metrics_per_subject import SUBJECT_COLUMNS
+from per_run_table import column, groups, read_per_run
+from ranking import ranked, read_table
+from step_io import format_metric, step_logger, write_csv
+
+UNCERTAINTY_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "metric",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "method",
+]
+METRIC_ORDER = [
+    "pass_rate",
+    "mean_clipped_score",
+    "q_final",
+    "brier",
+    "ece",
+    "critical_fail_rate",
+    "rank",
+    "p_rank_1",
+]
+
+
+def subject_runs(per_run, statuses) -> list[un.SubjectRuns]:
+    return [
+        un.SubjectRuns(
+            subject_id=subject_id,
+            subject_version=subject_version,
+            case_ids=column(runs, "case_id"),
+            classifications=column(runs, "classification"),
+            clipped_scores=column(runs, "clipped_score"),
+            confidences=column(runs, "reported_confidence"),
+            correctness=column(runs, "correctness"),
+            eligible=statuses[(subject_id, subject_version)] == "Eligible",
+        )
+        for (subject_id, subject_version), runs in groups(
+            per_run, ["subject_id", "subject_version"]
+        )
+    ]
+
+
+def interval(bounds) -> list[str]:
+    """Interval ends as published; empty when no replicate defined them."""
+    low, high = bounds
+    if low != low or high != high:  # NaN: the subject had no run in any replicate
+        return ["", ""]
+    return [format_metric(low), format_metric(high)]
+
+
+def uncertainty_rows(metrics, result: un.BootstrapResult) -> list[list]:
+    """The rows of uncertainty.csv from metrics_per_subject.csv rows and the bootstrap."""
+    ranks = {(row["subject_id"], row["subject_version"]): row["rank"] for row in ranked(metrics)}
+    rows = []
+    for row in sorted(metrics, key=lambda r: (r["subject_id"], r["subject_version"])):
+        key = (row["subject_id"], row["subject_version"])
+        n_runs = int(row["n_runs"])
+        n_critical = int(row["n_critical_fails"])
+        values = {
+            "pass_rate": [row["pass_rate"], *map(format_metric, pass_rate_interval(row))],
+            "critical_fail_rate": [
+                format_metric(n_critical / n_runs),
+                format_metric(0.0),
+                format_metric(un.clopper_pearson_upper(n_critical, n_runs)),
+            ],
+        }
+        for name in un.BOOTSTRAP_METRICS:
+            values[name] = [row[name], *interval(result.intervals[key][name])]
+        if key in result.rank_intervals:
+            low, high = result.rank_intervals[key]
+            values["rank"] = [ranks[key], low, high]
+            values["p_rank_1"] = [format_metric(result.p_rank_1[key]), "", ""]
+        rows += [
+            [*key, name, *values[name], un.METHODS[name]] for name in METRIC_ORDER if name in values
+        ]
+    return rows
+
+
+def pass_rate_interval(row) -> tuple[float, float]:
+    return un.wilson_interval(int(row["n_pass"]), int(row["n_runs"]))
+
+
+def main(smk) -> None:
+    log = step_logger("uncertainty", smk.log[0])
+    metrics = read_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS)
+    statuses = {(r["subject_id"], r["subject_version"]): r["leaderboard_status"] for r in metrics}
+    result = un.paired_case_bootstrap(
+        subject_runs(read_per_run(smk.input.per_run), statuses),
+        alpha=smk.params.alpha,
+        replicates=smk.params.replicates,
+        seed=smk.params.seed,
+    )
+    rows = uncertainty_rows(metrics, result)
+    write_csv(smk.output[0], UNCERTAINTY_COLUMNS, rows)
+    log.info(
+        "%d rows written (%d bootstrap replicates, seed %d)",
+        len(rows),
+        result.n_replicates,
+        smk.params.seed,
+    )
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,0 +1,549 @@
+"""The leaderboard page as a reader sees it: rendered by a real browser (headless Chromium).
+
+What is proved, each value derived independently from the published CSVs:
+
+- the committed results/leaderboard.html, after its script ran, shows the ranking of
+  results/leaderboard.csv row for row (order, rank or "—", subject, version, track,
+  status badge and critical-fail count, every score as `<csv value> [v1.0]`, the sort
+  values), links each row to its subject section, draws one SVG diagram per subject
+  section, and shows as "Last update" the newest scoring_timestamp_utc of per_run.csv;
+- the page loads nothing from the network (no http(s) URL in a src/href, no <link>);
+- it renders to a non-blank screenshot (also copied to /tmp/leaderboard-screenshot.png
+  for a human to look at);
+- clicking a column header sorts the table (ascending, then descending, ties stable);
+- a registry description holding markup, run through the real workflow, is shown as
+  text: it is escaped in the HTML, the browser creates no element from it and runs no
+  script (an alert trap installed before anything else stays silent, and the same trap
+  does fire on a control copy where the markup is left unescaped).
+
+Chromium is Debian's /usr/bin/chromium, driven from the command line (--dump-dom,
+--screenshot): no Selenium or Playwright. Without it the module is skipped, except on
+CI (the CI environment variable set), where it fails: CI must install it.
+"""
+
+import csv
+import json
+import os
+import re
+import shutil
+import signal
+import struct
+import subprocess
+import tempfile
+from datetime import datetime
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import yaml
+from workflow_runs import COMMITTED_RESULTS, corpus_copy, run_workflow, workflow_copy
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+CHROMIUM_TIMEOUT = 90
+SCREENSHOT_COPY = Path("/tmp/leaderboard-screenshot.png")  # noqa: S108 - for a human to view
+WIDTH, HEIGHT = 1600, 2000
+
+if not CHROMIUM.exists():
+    if os.environ.get("CI"):
+        pytest.fail(f"{CHROMIUM} is missing: CI must install chromium (apt)", pytrace=False)
+    pytest.skip(f"{CHROMIUM} is not installed (apt install chromium)", allow_module_level=True)
+
+# Header text of the ranking table → the leaderboard.csv column it shows. The version
+# has a column of its own or shares the subject's ("Subject · version"); other columns
+# the page may add are not checked here.
+COLUMNS = {
+    "Rank": "rank",
+    "Subject": "subject_id",
+    "Subject · version": "subject_id",
+    "Version": "subject_version",
+    "Track": "track",
+    "Status": "leaderboard_status",
+    "Qfinal": "q_final",
+    "Pass rate": "pass_rate",
+    "Mean clipped score": "mean_clipped_score",
+    "Brier": "brier",
+    "ECE*": "ece",
+    "Runs": "n_runs",
+    "Critical fails": "n_critical_fails",
+}
+SCORES = ["q_final", "pass_rate", "mean_clipped_score", "brier", "ece"]
+REQUIRED = {"rank", "subject_id", "track", "leaderboard_status", *SCORES, "n_runs",
+            "n_critical_fails"}  # fmt: skip
+# Secondary annotations a cell may carry after its published value (uncertainty
+# intervals, tie groups, the version under the subject); not part of the value.
+ANNOTATIONS = {"ci", "group-label"}
+PROBE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+PROBE_SUBJECT = "atlas-7b"
+ALERT_TRAP = (
+    "<script>window.alert = function (m) {"
+    " document.documentElement.setAttribute('data-alerted', String(m)); };</script>"
+)
+
+
+# --- Chromium -------------------------------------------------------------------------
+
+
+def chromium(tmp: Path, *args: str, timeout: int = CHROMIUM_TIMEOUT) -> bytes:
+    """Run headless Chromium with a fresh profile; its stdout. Killed (whole group) on timeout."""
+    profile = tempfile.mkdtemp(prefix="chromium-profile-", dir=tmp)
+    command = [str(CHROMIUM), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+    ) as process:
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise AssertionError(f"chromium took more than {timeout} s: {args}") from None
+    assert process.returncode == 0, err.decode("utf-8", "replace")[-3000:]
+    return out
+
+
+def dump_dom(page: Path, tmp: Path) -> "Element":
+    """The DOM of a page after its scripts ran, parsed."""
+    dom = chromium(tmp, "--dump-dom", page.as_uri()).decode("utf-8")
+    assert "</html>" in dom, dom[-2000:]
+    return parse(dom)
+
+
+# --- A minimal DOM from html.parser ----------------------------------------------------
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}  # fmt: skip
+
+
+class Element:
+    def __init__(self, tag: str, attrs: dict, parent: "Element | None"):
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Element | str] = []
+
+    @property
+    def classes(self) -> set[str]:
+        return set((self.attrs.get("class") or "").split())
+
+    def iter(self):
+        yield self
+        for child in self.children:
+            if isinstance(child, Element):
+                yield from child.iter()
+
+    def find_all(self, tag: str, css: str | None = None) -> list["Element"]:
+        return [e for e in self.iter() if e.tag == tag and (css is None or css in e.classes)]
+
+    def one(self, tag: str, css: str | None = None) -> "Element":
+        found = self.find_all(tag, css)
+        assert len(found) == 1, (tag, css, len(found))
+        return found[0]
+
+    def element_children(self, tag: str) -> list["Element"]:
+        return [c for c in self.children if isinstance(c, Element) and c.tag == tag]
+
+    def raw_text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.raw_text() for c in self.children)
+
+    def text(self) -> str:
+        return " ".join(self.raw_text().split())
+
+    def value_text(self) -> str:
+        """The text without the secondary annotations (see ANNOTATIONS)."""
+        parts = [
+            c if isinstance(c, str) else c.value_text()
+            for c in self.children
+            if isinstance(c, str) or not c.classes & ANNOTATIONS
+        ]
+        return " ".join("".join(parts).split())
+
+
+class TreeBuilder(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = self.current = Element("#document", {}, None)
+
+    def handle_starttag(self, tag, attrs):
+        element = Element(tag, dict(attrs), self.current)
+        self.current.children.append(element)
+        if tag not in VOID:
+            self.current = element
+
+    def handle_startendtag(self, tag, attrs):
+        self.current.children.append(Element(tag, dict(attrs), self.current))
+
+    def handle_endtag(self, tag):
+        node = self.current
+        while node.parent is not None and node.tag != tag:
+            node = node.parent
+        if node.parent is not None:
+            self.current = node.parent
+
+    def handle_data(self, data):
+        self.current.children.append(data)
+
+
+def parse(html: str) -> Element:
+    builder = TreeBuilder()
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
+# --- The page's parts ------------------------------------------------------------------
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def ranking(dom: Element) -> tuple[list[Element], list[Element]]:
+    """Header cells and body rows of table#leaderboard."""
+    tables = [t for t in dom.find_all("table") if t.attrs.get("id") == "leaderboard"]
+    assert len(tables) == 1
+    table = tables[0]
+    headers = table.one("thead").find_all("th")
+    labels = [th.text() for th in headers]
+    shown = [COLUMNS[label] for label in labels if label in COLUMNS]
+    assert len(shown) == len(set(shown)) and set(shown) >= REQUIRED, labels
+    rows = table.one("tbody").element_children("tr")
+    return headers, rows
+
+
+def row_cells(dom: Element, row: Element) -> dict[str, Element]:
+    """leaderboard.csv column → the td showing it ("subject_version": maybe the subject's)."""
+    headers, _ = ranking(dom)
+    cells = row.element_children("td")
+    assert len(cells) == len(headers)
+    shown = {
+        COLUMNS[th.text()]: td
+        for th, td in zip(headers, cells, strict=True)
+        if th.text() in COLUMNS
+    }
+    shown.setdefault("subject_version", shown["subject_id"])
+    return shown
+
+
+def subject_of(cells: dict[str, Element]) -> tuple[str, str]:
+    """(subject_id, subject_version) shown by a row: the link text, then the version."""
+    link = cells["subject_id"].one("a")
+    version = cells["subject_version"].raw_text()
+    if cells["subject_version"] is cells["subject_id"]:
+        version = version.replace(link.raw_text(), "", 1)
+    return link.text(), version.strip()
+
+
+def row_keys(dom: Element) -> list[tuple[str, str]]:
+    _, rows = ranking(dom)
+    return [subject_of(row_cells(dom, row)) for row in rows]
+
+
+def subject_sections(dom: Element) -> list[Element]:
+    return [s for s in dom.find_all("section", "subject")]
+
+
+def newest_timestamp(timestamps) -> str:
+    """The latest UTC timestamp, compared as instants (not as text)."""
+    return max(timestamps, key=lambda t: datetime.fromisoformat(t.replace("Z", "+00:00")))
+
+
+def with_script(page: Path, destination: Path, script: str) -> Path:
+    """A copy of a page with a script appended at the end of <body>."""
+    html = page.read_text("utf-8")
+    head, body_end, tail = html.rpartition("</body>")
+    assert body_end, page
+    destination.write_text(f"{head}<script>{script}</script>\n{body_end}{tail}", "utf-8")
+    return destination
+
+
+def with_alert_trap(html: str, destination: Path) -> Path:
+    """A copy of a page whose first script records any alert() on <html data-alerted>."""
+    before, head, after = html.partition("<head>")
+    assert head
+    destination.write_text(f"{before}{head}\n{ALERT_TRAP}{after}", "utf-8")
+    return destination
+
+
+@pytest.fixture(scope="module")
+def leaderboard():
+    rows = read_csv(COMMITTED_RESULTS / "leaderboard.csv")
+    assert {row["leaderboard_status"] for row in rows} == {"Eligible", "Disqualified"}
+    return rows
+
+
+@pytest.fixture(scope="module")
+def committed_dom(tmp_path_factory):
+    return dump_dom(COMMITTED_RESULTS / "leaderboard.html", tmp_path_factory.mktemp("dom"))
+
+
+# --- a. The committed page shows the committed CSVs -------------------------------------
+
+
+def test_ranking_table_shows_leaderboard_csv(committed_dom, leaderboard):
+    _, rows = ranking(committed_dom)
+    assert len(rows) == len(leaderboard)
+    for row, expected in zip(rows, leaderboard, strict=True):
+        cells = row_cells(committed_dom, row)
+        assert subject_of(cells) == (expected["subject_id"], expected["subject_version"])
+        # The sort values: what a click on the header orders by.
+        for column in ("rank", "track", "leaderboard_status", *SCORES, "n_runs"):
+            assert cells[column].attrs.get("data-value") == expected[column], (column, expected)
+        assert cells["n_critical_fails"].attrs.get("data-value") == expected["n_critical_fails"]
+        for column in ("track", "n_runs", "n_critical_fails"):
+            assert cells[column].value_text() == expected[column], (column, expected)
+        assert expected["benchmark_version"] == "v1.0"
+        for column in SCORES:
+            shown = cells[column].value_text()
+            assert shown == f"{expected[column]} [v1.0]", (column, expected)
+        status = cells["leaderboard_status"]
+        disqualified_badges = status.find_all("span", "disqualified")
+        if expected["leaderboard_status"] == "Eligible":
+            assert expected["rank"] != ""
+            assert cells["rank"].value_text() == expected["rank"]
+            assert "eligible" in row.classes and "disqualified" not in row.classes
+            assert status.text() == "Eligible"
+            assert disqualified_badges == []
+        else:
+            assert expected["leaderboard_status"] == "Disqualified"
+            assert expected["rank"] == ""
+            assert cells["rank"].value_text() == "—"
+            assert "disqualified" in row.classes and "eligible" not in row.classes
+            n = int(expected["n_critical_fails"])
+            assert n > 0
+            assert len(disqualified_badges) == 1
+            assert disqualified_badges[0].classes == {"badge", "disqualified"}
+            assert disqualified_badges[0].text() == "Disqualified"
+            assert status.text() == f"Disqualified {n} critical fail{'s' * (n != 1)}"
+
+
+def test_one_section_with_one_diagram_per_subject(committed_dom, leaderboard):
+    _, rows = ranking(committed_dom)
+    sections = subject_sections(committed_dom)
+    assert len(sections) == len(leaderboard)
+    by_id = {section.attrs["id"]: section for section in sections}
+    assert len(by_id) == len(sections)
+    for index, (row, section, expected) in enumerate(zip(rows, sections, leaderboard, strict=True)):
+        assert section.attrs["id"] == f"subject-{index}"
+        heading = section.one("h3").text()
+        assert heading.startswith(f"{expected['subject_id']} {expected['subject_version']} ")
+        # The subject link of the row leads to that subject's section.
+        link = row_cells(committed_dom, row)["subject_id"].one("a")
+        assert link.attrs["href"] == f"#{section.attrs['id']}"
+        figure = section.one("figure")
+        assert len(section.find_all("svg")) == 1
+        assert len(figure.find_all("svg")) == 1
+        assert len(figure.find_all("table", "bins")) == 1
+
+
+def test_last_update_is_newest_scoring(committed_dom):
+    per_run = read_csv(COMMITTED_RESULTS / "per_run.csv")
+    newest = newest_timestamp(row["scoring_timestamp_utc"] for row in per_run)
+    times = committed_dom.one("header").find_all("time")
+    assert len(times) == 1
+    assert times[0].attrs["datetime"] == newest
+    assert times[0].text() == newest
+    assert f"Last update {newest} (newest scoring)" in times[0].parent.text()
+
+
+# --- b. No network ---------------------------------------------------------------------
+
+
+def test_page_loads_nothing_from_the_network():
+    html = (COMMITTED_RESULTS / "leaderboard.html").read_text("utf-8")
+    remote = re.compile(r"^\s*(?:[a-z][a-z0-9+.-]*:)?//", re.I)
+    for element in parse(html).iter():
+        assert element.tag != "link", element.attrs
+        for name, value in element.attrs.items():
+            if name in {"src", "href", "xlink:href", "srcset", "action", "formaction",
+                        "poster", "data", "background"}:  # fmt: skip
+                assert not remote.match(value or ""), (element.tag, name, value)
+            if value and "://" in value:
+                # Namespace names and RDF metadata of the SVGs: identifiers, never fetched.
+                assert name == "xmlns" or name.startswith("xmlns:") or name == "rdf:resource", (
+                    element.tag,
+                    name,
+                    value,
+                )
+        if element.tag in {"style", "script"}:
+            code = element.raw_text()
+            assert "@import" not in code
+            assert not re.search(r"url\(\s*['\"]?\s*(?:[a-z]+:)?//", code, re.I), element.tag
+            assert "fetch(" not in code and "XMLHttpRequest" not in code
+        if element.tag == "script":
+            assert "src" not in element.attrs
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", html, re.I)
+
+
+# --- c. Screenshot ---------------------------------------------------------------------
+
+
+def test_screenshot(tmp_path):
+    png = tmp_path / "leaderboard.png"
+    chromium(
+        tmp_path,
+        f"--screenshot={png}",
+        f"--window-size={WIDTH},{HEIGHT}",
+        "--hide-scrollbars",
+        (COMMITTED_RESULTS / "leaderboard.html").as_uri(),
+    )
+    data = png.read_bytes()
+    shutil.copyfile(png, SCREENSHOT_COPY)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    length, kind, width, height = struct.unpack(">I4sII", data[8:24])
+    assert (length, kind) == (13, b"IHDR")
+    assert (width, height) == (WIDTH, HEIGHT)
+    # A blank page compresses to a few KB; this one has text, tables and five diagrams.
+    assert len(data) > 50_000
+    assert len(set(data[100:])) > 200
+
+
+# --- d. Sorting ------------------------------------------------------------------------
+
+
+def clicked(page: Path, tmp: Path, *labels: str) -> Element:
+    """The DOM after clicking the header buttons with these texts, in order."""
+    script = f"""
+(function () {{
+  var buttons = Array.prototype.slice.call(document.querySelectorAll("#leaderboard thead button"));
+  {json.dumps(list(labels))}.forEach(function (label) {{
+    var button = buttons.find(function (b) {{ return b.textContent.trim() === label; }});
+    if (!button) {{ throw new Error("no header button " + label); }}
+    button.click();
+  }});
+  document.documentElement.setAttribute("data-clicked", {json.dumps(" ".join(labels))});
+}})();
+"""
+    copy = with_script(page, Path(tempfile.mkdtemp(dir=tmp)) / page.name, script)
+    dom = dump_dom(copy, tmp)
+    assert dom.one("html").attrs.get("data-clicked") == " ".join(labels)
+    return dom
+
+
+def keys(rows) -> list[tuple[str, str]]:
+    return [(row["subject_id"], row["subject_version"]) for row in rows]
+
+
+def aria_sort(dom: Element) -> dict[str, str]:
+    headers, _ = ranking(dom)
+    return {th.text(): th.attrs["aria-sort"] for th in headers if "aria-sort" in th.attrs}
+
+
+def test_sorting_by_subject(tmp_path, committed_dom, leaderboard):
+    page = COMMITTED_RESULTS / "leaderboard.html"
+    assert row_keys(committed_dom) == keys(leaderboard)
+    ids = [row["subject_id"] for row in leaderboard]
+    assert len(set(ids)) < len(ids), "the demo has a subject with two versions"
+    headers, _ = ranking(committed_dom)
+    (label,) = [th.text() for th in headers if th.text().startswith("Subject")]
+    if label == "Subject":
+        # A subject_id column: its two versions tie and keep their previous order.
+        def key(row):
+            return row["subject_id"]
+    else:
+        # A "Subject · version" column orders by subject, then version.
+        def key(row):
+            return row["subject_id"], row["subject_version"]
+
+    # Python's sort is stable, reverse=True included, like the page's comparator.
+    ascending = sorted(leaderboard, key=key)
+    descending = sorted(ascending, key=key, reverse=True)
+    assert keys(ascending) != keys(leaderboard)
+
+    once = clicked(page, tmp_path, label)
+    assert row_keys(once) == keys(ascending)
+    assert aria_sort(once) == {label: "ascending"}
+
+    twice = clicked(page, tmp_path, label, label)
+    assert row_keys(twice) == keys(descending)
+    assert aria_sort(twice) == {label: "descending"}
+
+
+def test_sorting_by_q_final(tmp_path, leaderboard):
+    page = COMMITTED_RESULTS / "leaderboard.html"
+    assert all(row["q_final"] for row in leaderboard)
+    ascending = sorted(leaderboard, key=lambda row: float(row["q_final"]))
+    assert keys(ascending) != keys(leaderboard)
+    dom = clicked(page, tmp_path, "Qfinal")
+    assert row_keys(dom) == keys(ascending)
+    assert aria_sort(dom) == {"Qfinal": "ascending"}
+
+
+# --- e. A description with markup is text ----------------------------------------------
+
+
+def with_description(registry: str, subject_id: str, description: str) -> str:
+    """The registry text with the folded description block of a subject replaced."""
+    lines = registry.splitlines(keepends=True)
+    start = lines.index(f"  - subject_id: {subject_id}\n")
+    key = next(i for i in range(start, len(lines)) if lines[i].strip() == "description: >")
+    indent = " " * (lines[key].index("description") + 2)
+    end = key + 1
+    while end < len(lines) and lines[end].startswith(indent):
+        end += 1
+    assert end > key + 1
+    lines[key + 1 : end] = [f"{indent}{description}\n"]
+    return "".join(lines)
+
+
+@pytest.fixture(scope="module")
+def probed_page(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("xss")
+    corpus = corpus_copy(tmp / "corpus")
+    registry = corpus / "subjects" / "registry.yaml"
+    text = with_description(registry.read_text("utf-8"), PROBE_SUBJECT, PROBE)
+    registry.write_text(text, "utf-8")
+    subjects = {s["subject_id"]: s for s in yaml.safe_load(text)["subjects"]}
+    assert subjects[PROBE_SUBJECT]["description"] == PROBE + "\n"
+    assert subjects["borealis-xl"]["description"].startswith("SYNTHETIC frontier-style")
+
+    workdir = workflow_copy(tmp / "workflow")
+    run = run_workflow(workdir, corpus=corpus, results=workdir / "out")
+    assert run.returncode == 0, run.output
+    published = read_csv(workdir / "out" / "leaderboard.csv")
+    assert PROBE_SUBJECT in {row["subject_id"] for row in published}
+    return workdir / "out" / "leaderboard.html"
+
+
+def test_markup_in_a_description_is_escaped(probed_page):
+    html = probed_page.read_text("utf-8")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "&lt;img src=x onerror=alert(2)&gt;" in html
+    assert "<script>alert" not in html
+    assert not re.search(r"<img\b", html, re.I)
+    assert "onerror" not in html.replace("onerror=alert(2)&gt;", "")
+
+
+def test_markup_in_a_description_renders_as_text(probed_page, tmp_path):
+    dom = dump_dom(probed_page, tmp_path)
+    sections = [
+        s for s in subject_sections(dom) if s.one("h3").text().startswith(f"{PROBE_SUBJECT} ")
+    ]
+    assert len(sections) == 1
+    description = sections[0].one("p", "description")
+    assert description.raw_text().strip() == PROBE
+    assert [e.tag for e in description.iter()] == ["p"]
+    assert not [e for e in dom.iter() if e.tag == "img" or "onerror" in e.attrs]
+    scripts = dom.find_all("script")
+    assert len(scripts) == 1
+    assert "alert" not in scripts[0].raw_text()
+
+
+def test_markup_in_a_description_runs_no_script(probed_page, tmp_path):
+    html = probed_page.read_text("utf-8")
+    trapped = dump_dom(with_alert_trap(html, tmp_path / "trapped.html"), tmp_path)
+    assert "data-alerted" not in trapped.one("html").attrs
+
+    # Control: the same trap catches the probe when it is left unescaped.
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
+    assert escaped in html
+    raw = html.replace(escaped, PROBE)
+    control = dump_dom(with_alert_trap(raw, tmp_path / "control.html"), tmp_path)
+    assert control.one("html").attrs.get("data-alerted") in {"1", "2"}

@@ -1,0 +1,48 @@
+rule build_leaderboard:
+    input:
+        modules=modules(
+            "build_leaderboard",
+            "leaderboard_page",
+            "reliability_diagram",
+            "build_metrics_per_subject",
+            "build_metrics_per_family",
+            "build_uncertainty",
+            "uncertainty",
+            "ranking",
+            "compute_metrics",
+            "per_run_table",
+            "build_per_run",
+            "step_io",
+        ),
+        metrics_per_subject=rules.metrics_per_subject.output[0],
+        metrics_per_family=rules.metrics_per_family.output[0],
+        uncertainty=rules.uncertainty.output[0],
+        per_run=rules.per_run.output.table,
+        verdict=rules.cross_check.output.verdict,
+        # The page links the snapshots taken before its own date.
+        history=snapshot_metadata_files,
+    output:
+        csv=f"{STAGED}/leaderboard.csv",
+        html=f"{STAGED}/leaderboard.html",
+        summary=f"{STAGED}/leaderboard.json",
+        figures=report(
+            directory(f"{STAGED}/reliability"),
+            patterns=["{name}.svg"],
+            caption="../report/reliability.rst",
+            category="Reliability diagrams",
+            labels={"subject version": "{name}"},
+        ),
+    log:
+        f"{LOGS}/build_leaderboard.log",
+    conda:
+        "../envs/metrics.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+    params:
+        alpha=config["alpha"],
+        benchmark_version=VERSION,
+        snapshot_date=config["snapshot_date"],
+        diagram_cache=f"{CACHE}/diagrams",
+    script:
+        "../../scripts/build_leaderboard.py"

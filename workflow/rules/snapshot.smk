@@ -1,0 +1,19 @@
+# `snakemake snapshot`: copy the published set into HISTORY/<date>/. A target that
+# always runs: the files it writes are deliberately not Snakemake outputs, so
+# Snakemake never deletes or rewrites a snapshot; the script refuses to change one.
+rule snapshot:
+    input:
+        modules=modules("take_snapshot", "leaderboard_page", "step_io"),
+        published=rules.publish.output,
+    log:
+        f"{LOGS}/snapshot.log",
+    conda:
+        "../envs/metrics.yaml"
+    threads: 1
+    resources:
+        mem_mb=512,
+    params:
+        history=HISTORY,
+        snapshot_date=config["snapshot_date"],
+    script:
+        "../../scripts/take_snapshot.py"

@@ -1,0 +1,22 @@
+# `snakemake verify`: recompute everything from the inputs into a temporary folder
+# and compare it byte for byte with the published results. It takes results/ as it
+# is (no published file is an input), so a hand-edited CSV is caught, not rebuilt.
+rule verify:
+    input:
+        modules=modules("verify_results", "step_io"),
+    log:
+        f"{LOGS}/verify.log",
+    conda:
+        "../envs/metrics.yaml"
+    threads: 4
+    resources:
+        mem_mb=2048,
+    params:
+        snakefile=workflow.main_snakefile,
+        config=config,
+        results=RESULTS,
+        history=HISTORY,
+        scratch=f"{CACHE}/verify",
+        published=[Path(path).name for path in rules.publish.output],
+    script:
+        "../../scripts/verify_results.py"
