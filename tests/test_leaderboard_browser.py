@@ -23,12 +23,9 @@ CI (the CI environment variable set), where it fails: CI must install it.
 
 import csv
 import json
-import os
 import re
 import shutil
-import signal
 import struct
-import subprocess
 import tempfile
 from datetime import datetime
 from html.parser import HTMLParser
@@ -36,27 +33,13 @@ from pathlib import Path
 
 import pytest
 import yaml
+from headless_chromium import chromium, require_chromium
 from workflow_runs import COMMITTED_RESULTS, corpus_copy, run_workflow, workflow_copy
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-CHROMIUM_TIMEOUT = 90
 SCREENSHOT_COPY = Path("/tmp/leaderboard-screenshot.png")  # noqa: S108 - for a human to view
 WIDTH, HEIGHT = 1600, 2000
 
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        pytest.fail(f"{CHROMIUM} is missing: CI must install chromium (apt)", pytrace=False)
-    pytest.skip(f"{CHROMIUM} is not installed (apt install chromium)", allow_module_level=True)
+require_chromium(module_level=True)
 
 # Header text of the ranking table → the leaderboard.csv column it shows. The version
 # has a column of its own or shares the subject's ("Subject · version"); other columns
@@ -91,23 +74,6 @@ ALERT_TRAP = (
 
 
 # --- Chromium -------------------------------------------------------------------------
-
-
-def chromium(tmp: Path, *args: str, timeout: int = CHROMIUM_TIMEOUT) -> bytes:
-    """Run headless Chromium with a fresh profile; its stdout. Killed (whole group) on timeout."""
-    profile = tempfile.mkdtemp(prefix="chromium-profile-", dir=tmp)
-    command = [str(CHROMIUM), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args]
-    with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
-    ) as process:
-        try:
-            out, err = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            raise AssertionError(f"chromium took more than {timeout} s: {args}") from None
-    assert process.returncode == 0, err.decode("utf-8", "replace")[-3000:]
-    return out
 
 
 def dump_dom(page: Path, tmp: Path) -> "Element":

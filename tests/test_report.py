@@ -15,28 +15,14 @@ import base64
 import csv
 import html
 import json
-import os
 import re
-import signal
-import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from headless_chromium import chromium, require_chromium
 from workflow_runs import DEMO_CORPUS, PUBLISHED, REPO, run_workflow, workflow_copy
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 CAPTIONS = REPO / "workflow" / "report"
 # A caption names its file first, as an rst literal: ``coverage.csv``. The diagrams
 # share one Jinja template, rendered with each diagram's name.
@@ -164,29 +150,14 @@ def test_every_caption_is_in_the_report(report):
 
 
 def test_report_renders_in_chromium(report, tmp_path):
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing: CI must install chromium (apt)")
-        pytest.skip(f"{CHROMIUM} is not installed (apt install chromium)")
-    profile = tempfile.mkdtemp(prefix="chromium-profile-", dir=tmp_path)
-    command = [
-        str(CHROMIUM),
-        *CHROMIUM_FLAGS,
-        f"--user-data-dir={profile}",
+    require_chromium()
+    out = chromium(
+        tmp_path,
         "--virtual-time-budget=10000",
         "--dump-dom",
         (report.workdir / "report.html").as_uri(),
-    ]
-    with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
-    ) as process:
-        try:
-            out, err = process.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            raise AssertionError("chromium took more than 120 s on the report") from None
-    assert process.returncode == 0, err.decode("utf-8", "replace")[-3000:]
+        timeout=120,
+    )
     # What the application rendered: the markup without the scripts and styles it ships.
     # The static file holds only a "Loading…" notice; the rest was built by its script.
     static, rendered = (
