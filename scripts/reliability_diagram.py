@@ -68,25 +68,36 @@ def draw(bins, title: str, salt: str, cache_dir) -> str:
         "axes.titlesize": 9,
     }
     with matplotlib.rc_context(style):
-        figure = Figure(figsize=(4.0, 3.3), layout="constrained")
+        # Fixed margins instead of a layout engine: the engine measures every text
+        # and draws the figure twice, half the cost of a diagram.
+        figure = Figure(figsize=(4.0, 3.3))
+        figure.subplots_adjust(left=0.15, right=0.97, bottom=0.14, top=0.91)
         axes = figure.add_subplot()
         width = 1 / N_BINS
         axes.plot([0, 1], [0, 1], linestyle="--", color="#888888", linewidth=1)
-        for m, n, conf, acc in bins:
-            left = (m - 1) * width
-            axes.bar(
-                left,
-                float(acc),
-                width=width,
-                align="edge",
-                color="#4c78a8",
-                edgecolor="#1f3b5a",
-                linewidth=0.6,
-            )
-            axes.plot(float(conf), float(acc), marker="o", markersize=3, color="#e45756")
+        lefts = [(m - 1) * width for m, _, _, _ in bins]
+        accuracies = [float(acc) for _, _, _, acc in bins]
+        axes.bar(
+            lefts,
+            accuracies,
+            width=width,
+            align="edge",
+            color="#4c78a8",
+            edgecolor="#1f3b5a",
+            linewidth=0.6,
+        )
+        axes.plot(
+            [float(conf) for _, _, conf, _ in bins],
+            accuracies,
+            linestyle="none",
+            marker="o",
+            markersize=3,
+            color="#e45756",
+        )
+        for left, accuracy, (_, n, _, _) in zip(lefts, accuracies, bins, strict=True):
             axes.text(
                 left + width / 2,
-                float(acc) + 0.02,
+                accuracy + 0.02,
                 f"n={n}",
                 ha="center",
                 va="bottom",

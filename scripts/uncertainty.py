@@ -50,8 +50,9 @@ _N_FEATURES = 4 + N_BINS
 # Bound on the int64 totals held at once (elements), so a corpus with hundreds of
 # subjects is processed in slices of subjects instead of one B × (S · 14) matrix.
 _TOTALS_BUDGET = 4_000_000
-# Clopper-Pearson bisection works on p = j / 2**_CP_BITS, far below float resolution.
-_CP_BITS = 64
+# Clopper-Pearson bisection works on p = j / 2**_CP_BITS: the resolution of a float in
+# [0.5, 1), so the bound is found to within one float step with ~14 exact CDF evaluations.
+_CP_BITS = 53
 
 
 def _exact_confidence(confidence: float) -> Fraction:
@@ -93,7 +94,7 @@ def clopper_pearson_upper(failures: int, n: int, confidence: float = 0.95) -> fl
 
     The p_U with P(X ≤ failures; n, p_U) = 1 − confidence, X ~ Binomial(n, p_U); with 0
     failures this is 1 − (1 − confidence)^(1/n) (0.0950 for n = 30 at 95 %), and
-    failures = n gives 1.0. Found by bisection over p = j / 2^64, deciding each step
+    failures = n gives 1.0. Found by bisection over p = j / 2^53, deciding each step
     with the binomial CDF in exact integer arithmetic, and returned as the float
     nearest the upper end of the final bracket (so never below p_U by more than one
     float rounding, identical on every machine).
@@ -117,7 +118,7 @@ def _clopper_pearson_upper(x: int, n: int, tail: Fraction) -> float:
     # (about half the exact steps), each end checked exactly before it is used.
     low, high = 0, scale  # invariant: CDF(low/scale) >= tail > CDF(high/scale)
     guess = _float_cp_guess(x, n, float(tail))
-    for end in (math.floor(guess * (1 - 1e-9) * scale), math.ceil(guess * (1 + 1e-9) * scale)):
+    for end in (math.floor(guess * (1 - 1e-12) * scale), math.ceil(guess * (1 + 1e-12) * scale)):
         if low < end < high:
             if _binomial_cdf_at_least(x, n, end, scale, tail):
                 low = end
