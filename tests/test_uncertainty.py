@@ -592,3 +592,13 @@ def test_without_eligible_subjects_there_is_no_rank():
     assert result.rank_intervals == {}
     assert result.p_rank_1 == {}
     assert len(result.intervals) == len(subjects)
+
+
+def test_exact_product_in_floating_point_equals_the_integer_product():
+    rng = np.random.default_rng(5)
+    weights = rng.integers(0, 300, size=(50, 300))
+    table = rng.integers(-(10**6), 10**6, size=(300, 40))
+    # Σ_j W·|A| ≤ 300·299·10^6 < 2^53: the float64 path is taken and must be exact.
+    assert un._exact_product(weights, table).tolist() == (weights @ table).tolist()
+    huge = np.full((300, 2), 2**45, dtype=np.int64)  # beyond the bound: int64 path
+    assert un._exact_product(weights, huge).tolist() == (weights @ huge).tolist()
