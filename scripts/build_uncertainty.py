@@ -2,14 +2,16 @@
 
 One row per (subject_id, subject_version, metric), sorted by subject_id,
 subject_version, then the metric order below. The estimates are the texts of
-metrics_per_subject.csv and the ranks those of the leaderboard; the intervals follow
-system/rubric/v1.0/uncertainty_methods.md (scripts/uncertainty.py computes them).
+metrics_per_subject.csv (the same function computes them from the same per-run table,
+so this step can run beside step 3 instead of after it) and the ranks those of the
+leaderboard; the intervals follow system/rubric/v1.0/uncertainty_methods.md
+(scripts/uncertainty.py computes them).
 """
 
 import uncertainty as un
-from build_metrics_per_subject import SUBJECT_COLUMNS
+from build_metrics_per_subject import SUBJECT_COLUMNS, subject_rows
 from per_run_table import column, groups, read_per_run
-from ranking import ranked, read_table
+from ranking import ranked
 from step_io import format_metric, step_logger, write_csv
 
 UNCERTAINTY_COLUMNS = [
@@ -93,10 +95,15 @@ def pass_rate_interval(row) -> tuple[float, float]:
 
 def main(smk) -> None:
     log = step_logger("uncertainty", smk.log[0])
-    metrics = read_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS)
+    per_run = read_per_run(smk.input.per_run)
+    # The rows of metrics_per_subject.csv as their CSV texts (write_csv writes str()).
+    metrics = [
+        dict(zip(SUBJECT_COLUMNS, map(str, row), strict=True))
+        for row in subject_rows(per_run, smk.params.alpha)
+    ]
     statuses = {(r["subject_id"], r["subject_version"]): r["leaderboard_status"] for r in metrics}
     result = un.paired_case_bootstrap(
-        subject_runs(read_per_run(smk.input.per_run), statuses),
+        subject_runs(per_run, statuses),
         alpha=smk.params.alpha,
         replicates=smk.params.replicates,
         seed=smk.params.seed,

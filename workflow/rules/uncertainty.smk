@@ -10,7 +10,6 @@ rule uncertainty:
             "build_per_run",
             "step_io",
         ),
-        metrics_per_subject=rules.metrics_per_subject.output[0],
         per_run=rules.per_run.output.table,
     output:
         f"{STAGED}/uncertainty.csv",
