@@ -135,17 +135,21 @@ def calibration_bins(
     (what the reliability diagram of the leaderboard plots).
     """
     _require_runs(confidences)
-    members: dict[int, list[tuple[int, int]]] = {}
+    size, confidence_sum, halves_sum = [0] * (N_BINS + 1), [0] * (N_BINS + 1), [0] * (N_BINS + 1)
     for c, k in zip(confidences, _correctness_halves(correctness), strict=True):
-        members.setdefault(ece_bin(c), []).append((c, k))
+        m = ece_bin(c)
+        size[m] += 1
+        confidence_sum[m] += c
+        halves_sum[m] += k
     return [
         (
             m,
-            len(runs),
-            Fraction(sum(c for c, _ in runs), 100 * len(runs)),
-            Fraction(sum(k for _, k in runs), 2 * len(runs)),
+            size[m],
+            Fraction(confidence_sum[m], 100 * size[m]),
+            Fraction(halves_sum[m], 2 * size[m]),
         )
-        for m, runs in sorted(members.items())
+        for m in range(1, N_BINS + 1)
+        if size[m]
     ]
 
 
