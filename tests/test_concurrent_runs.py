@@ -1,9 +1,8 @@
 """A second run started while one is running is refused by Snakemake's lock."""
 
-import subprocess
 import time
 
-from workflow_runs import SNAKEMAKE, run_workflow, workflow_copy
+from workflow_runs import run_workflow, start_workflow, workflow_copy
 
 from make_demo_corpus import make_corpus
 
@@ -12,14 +11,7 @@ def test_second_run_is_refused_while_the_first_holds_the_lock(tmp_path):
     workdir = workflow_copy(tmp_path / "workflow")
     corpus = tmp_path / "corpus"
     make_corpus(corpus, size="M")  # ~30,000 files: a run of a few seconds
-    config = [f"corpus={corpus}", f"results={workdir / 'out'}"]
-    first = subprocess.Popen(
-        [SNAKEMAKE, "--cores", "2", "--config", *config],
-        cwd=workdir,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    first = start_workflow(workdir, capture=True, corpus=corpus, results=workdir / "out")
     try:
         deadline = time.monotonic() + 60
         while not any((workdir / ".snakemake/locks").glob("*")):

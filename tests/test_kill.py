@@ -3,11 +3,10 @@ next run recovers without manual cleanup."""
 
 import os
 import signal
-import subprocess
 import time
 
 import pytest
-from workflow_runs import PUBLISHED, SNAKEMAKE, run_workflow, workflow_copy
+from workflow_runs import PUBLISHED, run_workflow, start_workflow, workflow_copy
 
 from make_demo_corpus import make_corpus
 from stale_lock import RECORD_NAME
@@ -44,13 +43,7 @@ def test_sigkill_then_rerun(before_and_after, tmp_path, delay):
     for name, content in old.items():
         (results / name).write_bytes(content)
     # Old results in place, no cache: the run recomputes and republishes everything.
-    run = subprocess.Popen(
-        [SNAKEMAKE, "--cores", "2", "--config", f"corpus={corpus}", "results=out"],
-        cwd=workdir,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    run = start_workflow(workdir, corpus=corpus, results="out")
     time.sleep(delay)
     if run.poll() is None:
         os.killpg(run.pid, signal.SIGKILL)

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import psutil
 import pytest
-from workflow_runs import SNAKEMAKE, run_workflow, workflow_copy
+from workflow_runs import run_workflow, start_workflow, workflow_copy
 
 import stale_lock
 from make_demo_corpus import make_corpus
@@ -298,13 +298,7 @@ def corpus(tmp_path_factory):
 def test_a_killed_run_is_refused_while_alive_and_recovered_once_dead(corpus, tmp_path):
     workdir = workflow_copy(tmp_path / "workflow")
     record = workdir / ".snakemake" / RECORD_NAME
-    first = subprocess.Popen(
-        [SNAKEMAKE, "--cores", "2", "--config", f"corpus={corpus}", "results=out"],
-        cwd=workdir,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    first = start_workflow(workdir, corpus=corpus, results="out")
     try:
         deadline = time.monotonic() + 120
         while not record.exists():

@@ -62,6 +62,21 @@ def run_workflow(workdir: Path, *args: str, **config) -> Run:
     return Run(completed.returncode, completed.stdout + completed.stderr)
 
 
+def start_workflow(workdir: Path, *, capture: bool = False, **config) -> subprocess.Popen:
+    """A run in the background (its own process group, so a test can kill all of it)."""
+    command = [SNAKEMAKE, "--cores", "2", "--config"]
+    command += [f"{key}={value}" for key, value in config.items()]
+    output = subprocess.PIPE if capture else subprocess.DEVNULL
+    return subprocess.Popen(
+        command,
+        cwd=workdir,
+        stdout=output,
+        stderr=subprocess.STDOUT if capture else subprocess.DEVNULL,
+        text=capture,
+        start_new_session=True,
+    )
+
+
 _PLANNED_JOB = re.compile(r"^(?:local)?rule (\w+):\n(?:    .*\n)*?    wildcards: (.*)$", re.M)
 _JOB_STATS_ROW = re.compile(r"^(\w+)\s+(\d+)$", re.M)
 
