@@ -16,10 +16,9 @@ from pathlib import Path
 import compute_metrics as cm
 from build_metrics_per_family import FAMILY_COLUMNS
 from build_metrics_per_subject import SUBJECT_COLUMNS
-from build_uncertainty import UNCERTAINTY_COLUMNS
 from leaderboard_page import render_page
 from per_run_table import column, groups, read_per_run
-from ranking import ranked, read_table
+from ranking import UNCERTAINTY_COLUMNS, ranked, read_table
 from reliability_diagram import diagram_key, inline, prune_diagrams, reliability_svg
 from step_io import read_json, step_logger, write_bytes_atomic, write_csv, write_json
 

@@ -11,18 +11,9 @@ leaderboard; the intervals follow system/rubric/v1.0/uncertainty_methods.md
 import uncertainty as un
 from build_metrics_per_subject import SUBJECT_COLUMNS, subject_rows
 from per_run_table import column, groups, read_per_run
-from ranking import ranked
+from ranking import UNCERTAINTY_COLUMNS, ranked
 from step_io import format_metric, step_logger, write_csv
 
-UNCERTAINTY_COLUMNS = [
-    "subject_id",
-    "subject_version",
-    "metric",
-    "estimate",
-    "ci_low",
-    "ci_high",
-    "method",
-]
 METRIC_ORDER = [
     "pass_rate",
     "mean_clipped_score",

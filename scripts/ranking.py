@@ -1,4 +1,5 @@
-"""The leaderboard's ordering, shared by the leaderboard and uncertainty.csv's ranks.
+"""The leaderboard's ordering, shared by the leaderboard and uncertainty.csv's ranks,
+and the reading of the published tables both use.
 
 Eligible rows first by Q_final descending; rows whose published (4-decimal) Q_final is
 equal share a rank (1, 2, 2, 4) and are ordered by subject_id, subject_version;
@@ -8,6 +9,17 @@ Disqualified rows follow, unranked, in the same order (aggregated_metrics.md §3
 import csv
 
 ELIGIBLE = "Eligible"
+# The columns of uncertainty.csv, here rather than beside the bootstrap so that the
+# leaderboard can read the file without importing numpy.
+UNCERTAINTY_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "metric",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "method",
+]
 
 
 class PublishedTableError(ValueError):

@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 from compute_metrics import N_BINS
+from step_io import write_bytes_atomic
 
 # Every input of the drawing is in the key: the data, the title, this module's code.
 _CODE_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
@@ -37,10 +38,7 @@ def reliability_svg(bins, title: str, salt: str, cache_dir) -> str:
     if cached.exists():
         return cached.read_text("utf-8")
     svg = draw(bins, title, salt, cache_dir)
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    staging = cached.with_name(f".{cached.name}.{os.getpid()}.tmp")
-    staging.write_text(svg, "utf-8")
-    os.replace(staging, cached)
+    write_bytes_atomic(cached, svg.encode("utf-8"))
     return svg
 
 

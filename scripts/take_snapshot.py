@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from leaderboard_page import SNAPSHOT_HREF_PREFIX
-from step_io import read_json, step_logger, tell
+from step_io import read_json, step_logger, tell, write_bytes_atomic
 
 STAGING = re.compile(r"\.[0-9]{4}-[0-9]{2}-[0-9]{2}\.[0-9]+\.tmp")
 
@@ -62,10 +62,7 @@ def write_snapshot(history: Path, date: str, contents: dict[str, bytes]) -> Path
     staging = history / f".{date}.{os.getpid()}.tmp"
     staging.mkdir()
     for name, content in contents.items():
-        with open(staging / name, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
+        write_bytes_atomic(staging / name, content)
         (staging / name).chmod(0o444)
     target = history / date
     # rename() of a folder onto an existing non-empty one fails: never an overwrite.

@@ -6,8 +6,6 @@ rule build_leaderboard:
             "reliability_diagram",
             "build_metrics_per_subject",
             "build_metrics_per_family",
-            "build_uncertainty",
-            "uncertainty",
             "ranking",
             "compute_metrics",
             "per_run_table",
