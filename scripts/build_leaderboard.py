@@ -176,10 +176,8 @@ def main(smk) -> None:
         snapshots=earlier_snapshots(smk.input.history, snapshot_date),
     )
     write_bytes_atomic(smk.output.html, page.encode("utf-8"))
-    write_json(
-        smk.output.summary,
-        {"newest_scoring_utc": last_update, "snapshot_date": snapshot_date},
-    )
+    # What publish records in metadata.json (take_snapshot dates a snapshot by it).
+    write_json(smk.output.summary, {"newest_scoring_utc": last_update})
     log.info(
         "leaderboard of %d subject versions written (%d diagrams)", len(ordered), len(diagrams)
     )
