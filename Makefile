@@ -35,7 +35,7 @@ test: $(TEST_VENV)/.installed
 
 # The workflow as users run it: the runtime environment only.
 bench: $(VENV)/.installed
-	$(VENV)/bin/python scripts/bench.py
+	$(VENV)/bin/python scripts/tools/bench.py
 
 dag: $(VENV)/.installed
 	$(VENV)/bin/snakemake --rulegraph | dot -Tsvg > docs/rulegraph.svg

@@ -1,4 +1,4 @@
-"""scripts/check_results_commits.py on throw-away git repositories built here.
+"""scripts/tools/check_results_commits.py on throw-away git repositories built here.
 
 One history (built once for the module) holds a commit for every case of the rule;
 each test runs the script on a commit or a range of it and asserts the exact set of
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "check_results_commits.py"
+SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "tools" / "check_results_commits.py"
 
 CSV_REASON = (
     "changes published CSV(s) without changing any input of the corpus, "

@@ -1,4 +1,4 @@
-"""The synthetic corpus generator (scripts/make_demo_corpus.py) and the bundled demo.
+"""The synthetic corpus generator (scripts/tools/make_demo_corpus.py) and the bundled demo.
 
 * regenerating the demo gives exactly the committed ``demo/corpus/`` (file list and bytes);
 * every generated file obeys every rule of corpus-format.md and the v1.0 JSON Schemas;
@@ -469,7 +469,7 @@ def test_demo_correctness_encoding_and_gold_privacy_markers():
 
 def test_readme_documents_the_command_counts_and_per_version_table():
     text = (REPO / "demo" / "README.md").read_text("utf-8")
-    assert ".venv/bin/python scripts/make_demo_corpus.py demo/corpus --force" in text
+    assert ".venv/bin/python scripts/tools/make_demo_corpus.py demo/corpus --force" in text
     assert f"total {DEMO_COUNTS['total']} files" in text
     c = demo()
     for version in sorted({r["subject_version"] for r in c["rows"]}):

@@ -37,7 +37,7 @@ def test_environment_yml_equals_requirements():
 def test_rule_environment_equals_runtime_requirements():
     expected = pip_pins("requirements.txt")
     expected.pop("snakemake")  # the rules run inside Snakemake, they do not import it
-    expected.pop("psutil")  # only scripts/bench.py uses it
+    expected.pop("psutil")  # only scripts/tools/bench.py uses it
     expected.pop("pygments")  # only `snakemake --report` uses it
     pins = conda_pins("workflow/envs/metrics.yaml")
     assert pins.pop("python") == "3.11"

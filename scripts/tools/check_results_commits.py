@@ -22,7 +22,7 @@ workflow's defaults when the file is missing or unreadable), unless ``--corpus``
 ``--results`` is given (a folder outside the repository matches no tracked path).
 A rename counts as the deletion of the old path and the addition of the new one.
 
-    python scripts/check_results_commits.py [--repo PATH] [--corpus PREFIX]
+    python scripts/tools/check_results_commits.py [--repo PATH] [--corpus PREFIX]
                                             [--results PREFIX] RANGE
 
 RANGE is anything ``git rev-list`` accepts (``A..B`` checks the commits reachable

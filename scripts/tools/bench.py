@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Speed benchmark of the workflow on synthetic corpora of growing size.
 
-For each size it generates a corpus with scripts/make_demo_corpus.py, copies the
+For each size it generates a corpus with scripts/tools/make_demo_corpus.py, copies the
 workflow into a scratch folder and measures, several times, the wall time and the
 peak memory (summed RSS of the whole process tree, sampled) of:
 
@@ -14,8 +14,8 @@ peak memory (summed RSS of the whole process tree, sampled) of:
 Medians go to a Markdown table (docs/benchmarks.md) and a CSV, with each scenario's
 ratio to the floor and the target it must meet.
 
-    python scripts/bench.py                  # sizes S, M, L, 3 repetitions
-    python scripts/bench.py --quick --out-dir /tmp/bench   # size S, 1 repetition
+    python scripts/tools/bench.py                  # sizes S, M, L, 3 repetitions
+    python scripts/tools/bench.py --quick --out-dir /tmp/bench   # size S, 1 repetition
 """
 
 import argparse
@@ -36,11 +36,9 @@ from importlib.metadata import version
 from pathlib import Path
 
 import psutil
+from make_demo_corpus import SIZES, make_corpus
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "scripts"))
-
-from make_demo_corpus import SIZES, make_corpus  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 WORKFLOW_PARTS = ["Snakefile", "workflow", "scripts", "config", "system", "profiles"]
 SCENARIOS = ["floor", "cold", "noop", "one_scoring", "one_gold"]
@@ -214,7 +212,7 @@ def markdown(rows: list[dict], machine: dict) -> str:
     lines = [
         "# Benchmarks",
         "",
-        "Produced by `make bench` (`scripts/bench.py`); do not edit by hand.",
+        "Produced by `make bench` (`scripts/tools/bench.py`); do not edit by hand.",
         "",
         f"- date of the run: {machine['date']}",
         f"- cores: {machine['cores']} (`--cores {machine['cores']}`); {machine['platform']}",
