@@ -6,12 +6,20 @@ import sys
 
 from workflow_runs import REPO
 
+BENCH = REPO / "scripts" / "tools" / "bench.py"
+
 SCENARIOS = ["floor", "cold", "noop", "one_scoring", "one_gold"]
 
 
 def test_quick_bench_writes_every_scenario(tmp_path):
     completed = subprocess.run(
-        [sys.executable, str(REPO / "scripts/tools/bench.py"), "--quick", "--out-dir", str(tmp_path)],
+        [
+            sys.executable,
+            str(REPO / "scripts/tools/bench.py"),
+            "--quick",
+            "--out-dir",
+            str(tmp_path),
+        ],
         capture_output=True,
         text=True,
         timeout=600,

@@ -119,7 +119,7 @@ def build_history(repo: Repo) -> None:
     """Every case of the rule, one commit each, on main and two merged branches."""
     repo.write("config/config.yaml", "corpus: demo/corpus\nresults: results\nalpha: 0.5\n")
     start_corpus(repo, "demo/corpus")
-    repo.write("scripts/compute_metrics.py", "ALPHA = 0.5\n")
+    repo.write("scripts/ro_metrics/formulas/metrics.py", "ALPHA = 0.5\n")
     repo.write("README.md", "# RO benchmark metrics\n")
     repo.bump_csvs("results/per_run.csv", "results/metrics_per_subject.csv")
     repo.commit("root", "Initial corpus, workflow and results")
@@ -131,7 +131,7 @@ def build_history(repo: Repo) -> None:
     repo.bump_csvs("results/metrics_per_subject.csv")
     repo.commit("by_hand", "Fix numbers by hand")
 
-    repo.write("scripts/compute_metrics.py", "ALPHA = 0.25\n")
+    repo.write("scripts/ro_metrics/formulas/metrics.py", "ALPHA = 0.25\n")
     repo.bump_csvs()
     repo.commit("formula", "Fix the Brier formula")
 

@@ -1,8 +1,9 @@
-"""Each formula of scripts/compute_metrics.py against values computed by hand."""
+"""Each formula of scripts/ro_metrics/formulas/metrics.py against values computed by hand."""
 
 import pytest
 
-import compute_metrics as cm
+from ro_metrics.contracts.vocabulary import family_of
+from ro_metrics.formulas import metrics as cm
 
 
 @pytest.mark.parametrize(
@@ -64,10 +65,10 @@ def test_confidence_unit_and_family():
     assert cm.confidence_unit(82) == 0.82
     assert cm.confidence_unit(100) == 1.0
     assert cm.confidence_unit(0) == 0.0
-    assert cm.family_of("RO-FOUL-008") == "FOUL"
-    assert cm.family_of("RO-NOWE-120") == "NOWE"
+    assert family_of("RO-FOUL-008") == "FOUL"
+    assert family_of("RO-NOWE-120") == "NOWE"
     with pytest.raises(ValueError):
-        cm.family_of("RO-XXXX-001")
+        family_of("RO-XXXX-001")
 
 
 def test_pass_rate_counts_only_pass_over_every_run():

@@ -1,6 +1,7 @@
 """A bad configuration value stops the run with one line naming the key."""
 
 import pytest
+
 from workflow_runs import DEMO_CORPUS, run_workflow, workflow_copy
 
 

@@ -3,6 +3,7 @@
 import shutil
 
 import pytest
+
 from workflow_runs import (
     COMMITTED_RESULTS,
     DEMO_CORPUS,

@@ -3,6 +3,7 @@
 import re
 
 import yaml
+
 from workflow_runs import REPO
 
 # conda-forge names of the PyPI packages whose names differ.

@@ -58,9 +58,11 @@ from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-import cross_check as cross_check_module
-import load_golds as load_golds_module
-from corpus_files import (
+import ro_metrics.corpus.cross_check as cross_check_module
+import ro_metrics.corpus.golds as load_golds_module
+from ro_metrics.contracts.records import GoldsSummary, PublicGold
+from ro_metrics.corpus.cross_check import load_registry
+from ro_metrics.corpus.decoding import (
     MAX_JSON_DEPTH,
     CorpusFileError,
     SchemaCheck,
@@ -68,10 +70,9 @@ from corpus_files import (
     decode_yaml,
     gold_json_block,
 )
-from corpus_layout import REGISTRY, Entry
-from cross_check import load_registry
-from load_golds import load_golds
-from load_partition import FileChecker
+from ro_metrics.corpus.golds import load_golds
+from ro_metrics.corpus.layout import REGISTRY, Entry
+from ro_metrics.corpus.partition import FileChecker
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "tests" / "data" / "samples"
@@ -220,7 +221,7 @@ def check_file(root: Path, relative: str, raw: bytes) -> list:
     return result
 
 
-def check_gold(root: Path, relative: str, raw: bytes) -> dict:
+def check_gold(root: Path, relative: str, raw: bytes) -> GoldsSummary:
     path = root / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(raw)
@@ -228,8 +229,8 @@ def check_gold(root: Path, relative: str, raw: bytes) -> dict:
         result = load_golds(
             root, VERSION, [Entry("file", relative, len(raw))], GOLD_SCHEMA, MAX_BYTES
         )
-    assert all(p[0] == relative and isinstance(p[1], str) and p[1] for p in result["problems"])
-    assert result["n_files"] == (len(raw) <= MAX_BYTES)
+    assert all(p[0] == relative and isinstance(p[1], str) and p[1] for p in result.problems)
+    assert result.n_files == (len(raw) <= MAX_BYTES)
     return result
 
 
@@ -548,9 +549,9 @@ def assert_file_outcome(root: Path, relative: str, raw: bytes) -> list:
 
 def assert_gold_outcome(root: Path, relative: str, raw: bytes) -> list[str]:
     result = check_gold(root, relative, raw)
-    problems = [message for _, message in result["problems"]]
+    problems = [message for _, message in result.problems]
     case_id = relative.rsplit("/", 1)[-1].removesuffix("_gold.md")
-    accepted = not problems and case_id in result["golds"]
+    accepted = not problems and case_id in result.golds
     assert accepted or problems, result
     verdict, document = judge_gold(relative, raw)
     _record(accepted, verdict)
@@ -558,7 +559,7 @@ def assert_gold_outcome(root: Path, relative: str, raw: bytes) -> list[str]:
         assert verdict != INVALID, f"accepted, but invalid: {raw[:300]!r}"
         if document is not None:
             public = ("family", "case_type", "rubric_floor", "rubric_ceiling")
-            assert result["golds"] == {case_id: {key: document[key] for key in public}}
+            assert result.golds == {case_id: PublicGold(*(document[key] for key in public))}
     if verdict == VALID:
         assert accepted, f"valid gold rejected: {problems}"
     if verdict == INVALID:
@@ -1275,7 +1276,7 @@ DEEP_TARGETS = {
 
 def _problems(corpus, kind: str, relative: str, raw: bytes) -> list[str]:
     if kind == "gold":
-        return [message for _, message in check_gold(corpus, relative, raw)["problems"]]
+        return [message for _, message in check_gold(corpus, relative, raw).problems]
     return check_file(corpus, relative, raw)[3]
 
 
@@ -1403,14 +1404,13 @@ _ALIAS_BOMB = "\n".join(
 _BOMB_CHILD = """
 import resource, sys
 from pathlib import Path
-sys.path.insert(0, sys.argv[2])
 resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
-from corpus_layout import REGISTRY, Entry
-from cross_check import load_registry
+from ro_metrics.corpus.layout import REGISTRY, Entry
+from ro_metrics.corpus.cross_check import load_registry
 root = Path(sys.argv[1])
 size = (root / REGISTRY).stat().st_size
 problems = []
-load_registry(root, [Entry("file", REGISTRY, size)], sys.argv[3],
+load_registry(root, [Entry("file", REGISTRY, size)], sys.argv[2],
               lambda path, message: problems.append(message), 4 * 2**20)
 print(len(problems), max(len(message) for message in problems))
 """
@@ -1425,12 +1425,12 @@ def test_registry_alias_bomb_finishes_quickly(tmp_path):
     (tmp_path / "subjects").mkdir()
     (tmp_path / REGISTRY).write_text(_ALIAS_BOMB + "\n", encoding="utf-8")
     assert (tmp_path / REGISTRY).stat().st_size < 1024
-    command = [sys.executable, "-c", _BOMB_CHILD, str(tmp_path), str(REPO / "scripts")]
+    command = [sys.executable, "-c", _BOMB_CHILD, str(tmp_path), str(REGISTRY_SCHEMA)]
+    # The child imports the library as the workflow's scripts do: scripts/ on its path.
+    environment = {**os.environ, "PYTHONPATH": str(REPO / "scripts")}
     start = time.perf_counter()
     try:
-        child = subprocess.run(
-            [*command, str(REGISTRY_SCHEMA)], capture_output=True, text=True, timeout=20
-        )
+        child = subprocess.run(command, capture_output=True, text=True, timeout=20, env=environment)
     except subprocess.TimeoutExpired:
         pytest.fail("load_registry still running after 20 s on a 1 KB registry")
     elapsed = time.perf_counter() - start
@@ -1448,7 +1448,7 @@ def test_gold_with_a_line_separator_inside_a_json_string_is_accepted(corpus):
         mutated = raw.replace(b'"(private)"', f'"(private){separator}x"'.encode(), 1)
         assert mutated != raw
         result = check_gold(corpus, relative, mutated)
-        assert result["problems"] == [], (repr(separator), result["problems"])
+        assert result.problems == [], (repr(separator), result.problems)
 
 
 def test_gold_json_block_counts_blocks():

@@ -6,9 +6,9 @@ import re
 import shutil
 
 import pytest
-from workflow_runs import corpus_copy, planned_jobs, planned_wildcards, run_workflow, workflow_copy
 
-from corpus_layout import partition_of
+from ro_metrics.corpus.layout import partition_of
+from workflow_runs import corpus_copy, planned_jobs, planned_wildcards, run_workflow, workflow_copy
 
 AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
 AGGREGATES |= {"uncertainty", "build_leaderboard", "publish", "all"}
@@ -110,7 +110,7 @@ def test_schema_change_discards_the_file_cache(ran_once):
 
 def test_editing_a_shared_module_reruns_the_steps_that_import_it(ran_once):
     workdir, _, config = ran_once
-    module = workdir / "scripts/compute_metrics.py"
+    module = workdir / "scripts/ro_metrics/formulas/metrics.py"
     module.write_text(module.read_text("utf-8") + "\n# edited\n", "utf-8")
-    # load_golds imports family_of; the partition loads do not use compute_metrics.
-    assert planned_jobs(workdir, **config) == {"load_golds": 1} | dict.fromkeys(AGGREGATES, 1)
+    # Steps 2-4 and the leaderboard import the formulas; loading the corpus does not.
+    assert planned_jobs(workdir, **config) == dict.fromkeys(AGGREGATES - {"cross_check"}, 1)

@@ -6,10 +6,10 @@ import signal
 import time
 
 import pytest
-from workflow_runs import PUBLISHED, run_workflow, start_workflow, workflow_copy
 
 from make_demo_corpus import make_corpus
-from stale_lock import RECORD_NAME
+from ro_metrics.publishing.stale_lock import RECORD_NAME
+from workflow_runs import PUBLISHED, run_workflow, start_workflow, workflow_copy
 
 
 def published(results):
@@ -55,7 +55,8 @@ def test_sigkill_then_rerun(before_and_after, tmp_path, delay):
     leftovers = [path.name for path in results.iterdir() if path.name not in PUBLISHED]
     assert leftovers == [] or all(name.startswith(".") for name in leftovers)
 
-    # No --unlock: the rerun removes the lock the killed run left (scripts/stale_lock.py).
+    # No --unlock: the rerun removes the lock the killed run left
+    # (ro_metrics/publishing/stale_lock.py).
     locked = any((workdir / ".snakemake/locks").glob("*.lock"))
     recorded = (workdir / ".snakemake" / RECORD_NAME).exists()
     rerun = run_workflow(workdir, corpus=corpus, results="out")

@@ -7,19 +7,16 @@ from fractions import Fraction
 
 import pytest
 import yaml
-from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS
 
-import compute_metrics as cm
-from build_leaderboard import (
-    LEADERBOARD_COLUMNS,
-    diagram_name,
-    earlier_snapshots,
-    newest_timestamp,
-    tie_groups,
-)
-from cross_check import resolve_tracks
-from leaderboard_page import render_page
-from ranking import ranked
+from ro_metrics.contracts.tables import LEADERBOARD_COLUMNS
+from ro_metrics.contracts.vocabulary import newest_timestamp
+from ro_metrics.corpus.cross_check import resolve_tracks
+from ro_metrics.formulas import metrics as cm
+from ro_metrics.formulas.ranking import ranked, tie_groups
+from ro_metrics.publishing.leaderboard_page import render_page
+from ro_metrics.publishing.reliability_diagram import diagram_name
+from ro_metrics.publishing.snapshot import earlier_snapshots
+from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS
 
 
 def subject(subject_id, version, q_final, status="Eligible", n_critical="0"):

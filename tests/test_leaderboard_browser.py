@@ -34,6 +34,7 @@ from pathlib import Path
 import pytest
 import yaml
 from headless_chromium import chromium, require_chromium
+
 from workflow_runs import COMMITTED_RESULTS, corpus_copy, run_workflow, workflow_copy
 
 SCREENSHOT_COPY = Path("/tmp/leaderboard-screenshot.png")  # noqa: S108 - for a human to view

@@ -3,8 +3,8 @@
 The naive side below is written straight from aggregated_metrics.md with plain Python
 floats and literal comparisons (the ECE bins are tested as the spec writes them,
 ``(m-1)/10 <= confidence_unit < m/10``); it imports nothing from scripts/. The
-workflow side is the real code: in-process, the step functions of build_per_run,
-build_metrics_per_subject and build_metrics_per_family around a real per_run.csv;
+workflow side is the real code: in-process, the library functions of steps 2-4
+(ro_metrics.formulas.per_run and .aggregates) around a real per_run.csv;
 end to end, a full ``snakemake`` run on a small valid corpus written on disk.
 
 Rounding rule. The workflow computes every aggregate exactly (rationals) and rounds
@@ -28,12 +28,12 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
-from workflow_runs import run_workflow, workflow_copy
 
-import build_metrics_per_family
-import build_metrics_per_subject
-import build_per_run
-import per_run_table
+from ro_metrics.contracts import tables
+from ro_metrics.contracts.records import PublicGold, ScoredRun
+from ro_metrics.formulas import aggregates
+from ro_metrics.formulas import per_run as per_run_formulas
+from workflow_runs import run_workflow, workflow_copy
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "samples"
 
@@ -468,40 +468,42 @@ def read_csv_rows(path: Path) -> tuple[list[str], list[list[str]]]:
     return rows[0], rows[1:]
 
 
-def step_one_output(runs: list[dict]) -> tuple[list[list], dict]:
-    """The runs as step 1 hands them to step 2: scored-run lists and public gold fields."""
+def step_one_output(runs: list[dict]) -> tuple[list[ScoredRun], dict[str, PublicGold]]:
+    """The runs as step 1 hands them to step 2: scored runs and public gold fields."""
     fields = ["subject_id", "subject_version", "case_id", "run_id", "reviewer_id"]
     fields += ["scoring_timestamp_utc", "criterion_scores", "fail_severities"]
     fields += ["confidence", "correctness"]
     golds = {
-        run["case_id"]: {
-            "rubric_floor": run["rubric_floor"],
-            "rubric_ceiling": run["rubric_ceiling"],
-        }
+        run["case_id"]: PublicGold(
+            family="",
+            case_type="",
+            rubric_floor=run["rubric_floor"],
+            rubric_ceiling=run["rubric_ceiling"],
+        )
         for run in runs
     }
-    return [[run[field] for field in fields] for run in runs], golds
+    return [ScoredRun(*(run[field] for field in fields)) for run in runs], golds
 
 
 def check_steps(runs: list[dict], alpha) -> None:
     """Push runs through the real steps 2-4 and compare every cell with the naive side."""
     per_run, subjects, families = naive_tables(runs, alpha)
 
-    rows = build_per_run.per_run_rows(*step_one_output(runs))
+    rows = per_run_formulas.per_run_rows(*step_one_output(runs))
     assert_rows(rows, [per_run_cells(r) for r in per_run], as_text=False, table="per_run")
 
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "per_run.csv"
-        build_per_run.write_per_run(rows, path, Path(scratch) / "per_run.table.json")
+        tables.write_per_run(rows, path, Path(scratch) / "per_run.table.json")
         header, written = read_csv_rows(path)
         assert header == PER_RUN_HEADER
         assert_rows(written, [per_run_cells(r) for r in per_run], as_text=True, table="per_run")
-        table = per_run_table.read_per_run(Path(scratch) / "per_run.table.json")
+        table = tables.read_per_run(Path(scratch) / "per_run.table.json")
 
-    subject_rows = build_metrics_per_subject.subject_rows(table, alpha)
-    family_rows = build_metrics_per_family.family_rows(table)
-    assert build_metrics_per_subject.SUBJECT_COLUMNS == SUBJECT_HEADER
-    assert build_metrics_per_family.FAMILY_COLUMNS == FAMILY_HEADER
+    subject_rows = aggregates.subject_rows(table, alpha)
+    family_rows = aggregates.family_rows(table)
+    assert tables.SUBJECT_COLUMNS == SUBJECT_HEADER
+    assert tables.FAMILY_COLUMNS == FAMILY_HEADER
     assert_rows(subject_rows, subjects, as_text=False, table="subject")
     assert_rows(family_rows, families, as_text=False, table="family")
     assert_existence(runs, subject_rows, family_rows)

@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+
 from workflow_runs import (
     COMMITTED_RESULTS,
     corpus_copy,

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from headless_chromium import chromium, require_chromium
+
 from workflow_runs import DEMO_CORPUS, PUBLISHED, REPO, run_workflow, workflow_copy
 
 CAPTIONS = REPO / "workflow" / "report"

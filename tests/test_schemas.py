@@ -24,7 +24,7 @@ import jsonschema
 import pytest
 import yaml
 
-from corpus_files import inline_definitions
+from ro_metrics.corpus.decoding import inline_definitions
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = REPO / "system" / "schemas" / "v1.0"

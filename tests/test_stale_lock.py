@@ -11,11 +11,10 @@ from types import SimpleNamespace
 
 import psutil
 import pytest
-from workflow_runs import run_workflow, start_workflow, workflow_copy
 
-import stale_lock
 from make_demo_corpus import make_corpus
-from stale_lock import (
+from ro_metrics.publishing import stale_lock
+from ro_metrics.publishing.stale_lock import (
     RECORD_NAME,
     LockFile,
     OwnerRecord,
@@ -26,6 +25,7 @@ from stale_lock import (
     recover_stale_lock,
     stale_lock_files,
 )
+from workflow_runs import run_workflow, start_workflow, workflow_copy
 
 REMOVED = re.compile(
     r"^Removed the stale lock of a run that was killed \(pid (\d+), started "

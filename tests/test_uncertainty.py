@@ -1,4 +1,4 @@
-"""scripts/uncertainty.py against hand-derived values and an independent slow bootstrap.
+"""ro_metrics/formulas/uncertainty.py against hand values and an independent slow bootstrap.
 
 Hand values (all at 95 %, z = Φ⁻¹(0.975) = 1.959963984540054, z² = 3.841458820694124):
 
@@ -25,8 +25,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import compute_metrics as cm
-import uncertainty as un
+from ro_metrics.contracts.vocabulary import FAMILIES
+from ro_metrics.formulas import metrics as cm
+from ro_metrics.formulas import uncertainty as un
 
 Z95 = 1.959963984540054
 
@@ -201,7 +202,7 @@ def test_case_draw_rejects_bad_arguments(cases, replicates, seed):
 
 
 def cases(count):
-    return [f"RO-{cm.FAMILIES[j % 5]}-{j:03d}" for j in range(count)]
+    return [f"RO-{FAMILIES[j % 5]}-{j:03d}" for j in range(count)]
 
 
 def subject(name, runs, eligible=True, version="v1"):

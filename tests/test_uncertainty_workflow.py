@@ -5,6 +5,7 @@ import io
 import json
 
 import pytest
+
 from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS, run_workflow, workflow_copy
 
 BOOTSTRAPPED = {"mean_clipped_score", "q_final", "brier", "ece"}

@@ -36,6 +36,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import psutil
+
 from make_demo_corpus import SIZES, make_corpus
 
 REPO = Path(__file__).resolve().parents[2]

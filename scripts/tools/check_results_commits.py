@@ -56,7 +56,7 @@ INPUTS = (
     "config/",  # the configuration: alpha, benchmark_version, strict, corpus, results…
     "Snakefile",  # the workflow's targets (part of the configuration of a run)
     "workflow/",  # the rules, the config schema and the conda environment of the rules
-    "scripts/",  # the code of every step, the formulas of compute_metrics.py included
+    "scripts/",  # the code of every step, the formulas (ro_metrics/formulas/) included
     "system/",  # the normative rubric and the JSON Schemas the corpus is checked against
     "requirements.txt",  # the pinned tool versions, recorded in results/metadata.json
     "environment.yml",  # the same pins for conda users, also recorded in metadata.json

@@ -7,9 +7,14 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
+# The one sys.path entry of the project: the parse-time imports below (manifests,
+# the run lock, the rules' code inputs) need the library package. Rule scripts get
+# scripts/ from Snakemake's script preamble, tests from pyproject's pythonpath.
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
-from corpus_layout import partition_ids, refresh_manifests
+from ro_metrics.corpus.layout import partition_ids, refresh_manifests
+from ro_metrics.module_graph import script_modules
+from ro_metrics.publishing.stale_lock import record_lock_owner, recover_stale_lock
 
 
 def configuration_error(message):
@@ -47,12 +52,11 @@ SCHEMAS = f"{workflow.basedir}/system/schemas/{VERSION}"
 MAX_FILE_BYTES = int(config["max_file_mib"] * 2**20)
 
 
-def modules(*names):
-    """The shared modules a step script imports: inputs, so that editing one re-runs it.
-
-    (Snakemake's own code trigger follows only the script named by `script:`.)
-    """
-    return [f"{workflow.basedir}/scripts/{name}.py" for name in names]
+def modules(script):
+    """A step's script and every library module it imports, directly or not: inputs, so
+    that editing any of them re-runs the step (Snakemake's own code trigger follows
+    only the script named by `script:`). Derived from the imports, never listed."""
+    return script_modules(f"{workflow.basedir}/scripts/{script}")
 
 
 # One cache folder per (corpus, results, version): runs on other corpora never
@@ -107,9 +111,8 @@ onstart:
 
 
 # A run killed by SIGKILL leaves Snakemake's lock behind: remove it before Snakemake
-# locks if the run that took it is provably gone (scripts/stale_lock.py says how).
-from stale_lock import record_lock_owner, recover_stale_lock
-
+# locks if the run that took it is provably gone (ro_metrics/publishing/stale_lock.py
+# says how).
 if workflow.is_main_process:
     # (output_settings is None when the workflow is driven through some APIs.)
     stale_lock_notice = recover_stale_lock(

@@ -1,17 +1,6 @@
 rule build_leaderboard:
     input:
-        modules=modules(
-            "build_leaderboard",
-            "leaderboard_page",
-            "reliability_diagram",
-            "build_metrics_per_subject",
-            "build_metrics_per_family",
-            "ranking",
-            "compute_metrics",
-            "per_run_table",
-            "build_per_run",
-            "step_io",
-        ),
+        modules=modules("leaderboard.py"),
         metrics_per_subject=rules.metrics_per_subject.output[0],
         metrics_per_family=rules.metrics_per_family.output[0],
         uncertainty=rules.uncertainty.output[0],
@@ -43,4 +32,4 @@ rule build_leaderboard:
         snapshot_date=config["snapshot_date"],
         diagram_cache=f"{CACHE}/diagrams",
     script:
-        "../../scripts/build_leaderboard.py"
+        "../../scripts/leaderboard.py"

@@ -1,6 +1,6 @@
 rule load_partition:
     input:
-        modules=modules("load_partition", "corpus_files", "corpus_layout", "step_io"),
+        modules=modules("checked_partition.py"),
         manifest=f"{MANIFESTS}/partition-{{partition}}.tsv",
         response_schema=f"{SCHEMAS}/response.schema.json",
         scoring_schema=f"{SCHEMAS}/evaluation.schema.json",
@@ -22,12 +22,12 @@ rule load_partition:
         benchmark_version=VERSION,
         max_file_bytes=MAX_FILE_BYTES,
     script:
-        "../../scripts/load_partition.py"
+        "../../scripts/checked_partition.py"
 
 
 rule load_golds:
     input:
-        modules=modules("compute_metrics", "corpus_files", "corpus_layout", "step_io"),
+        modules=modules("public_golds.py"),
         manifest=f"{MANIFESTS}/golds.tsv",
         gold_schema=f"{SCHEMAS}/gold.schema.json",
     output:
@@ -44,12 +44,12 @@ rule load_golds:
         benchmark_version=VERSION,
         max_file_bytes=MAX_FILE_BYTES,
     script:
-        "../../scripts/load_golds.py"
+        "../../scripts/public_golds.py"
 
 
 rule cross_check:
     input:
-        modules=modules("corpus_files", "corpus_layout", "step_io"),
+        modules=modules("verdict.py"),
         partitions=expand(f"{CACHE}/load/partition-{{partition}}.json", partition=PARTITIONS),
         runs=expand(f"{CACHE}/load/partition-{{partition}}.runs.json", partition=PARTITIONS),
         golds=f"{CACHE}/load/golds.json",
@@ -70,4 +70,4 @@ rule cross_check:
         max_file_bytes=MAX_FILE_BYTES,
         strict=config["strict"],
     script:
-        "../../scripts/cross_check.py"
+        "../../scripts/verdict.py"

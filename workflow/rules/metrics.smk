@@ -1,6 +1,6 @@
 rule per_run:
     input:
-        modules=modules("compute_metrics", "step_io"),
+        modules=modules("per_run.py"),
         verdict=rules.cross_check.output.verdict,
         runs=rules.cross_check.input.runs,
         golds=rules.cross_check.input.golds,
@@ -15,12 +15,12 @@ rule per_run:
     resources:
         mem_mb=1024,
     script:
-        "../../scripts/build_per_run.py"
+        "../../scripts/per_run.py"
 
 
 rule metrics_per_subject:
     input:
-        modules=modules("compute_metrics", "per_run_table", "build_per_run", "step_io"),
+        modules=modules("metrics_per_subject.py"),
         per_run=rules.per_run.output.table,
     output:
         f"{STAGED}/metrics_per_subject.csv",
@@ -34,12 +34,12 @@ rule metrics_per_subject:
     params:
         alpha=config["alpha"],
     script:
-        "../../scripts/build_metrics_per_subject.py"
+        "../../scripts/metrics_per_subject.py"
 
 
 rule metrics_per_family:
     input:
-        modules=modules("compute_metrics", "per_run_table", "build_per_run", "step_io"),
+        modules=modules("metrics_per_family.py"),
         per_run=rules.per_run.output.table,
     output:
         f"{STAGED}/metrics_per_family.csv",
@@ -51,4 +51,4 @@ rule metrics_per_family:
     resources:
         mem_mb=1024,
     script:
-        "../../scripts/build_metrics_per_family.py"
+        "../../scripts/metrics_per_family.py"

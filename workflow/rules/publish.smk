@@ -1,6 +1,6 @@
 rule publish:
     input:
-        modules=modules("step_io"),
+        modules=modules("published_results.py"),
         verdict=rules.cross_check.output.verdict,
         per_run=rules.per_run.output.csv,
         metrics_per_subject=rules.metrics_per_subject.output[0],
@@ -68,4 +68,4 @@ rule publish:
         benchmark_version=VERSION,
         strict=config["strict"],
     script:
-        "../../scripts/publish_results.py"
+        "../../scripts/published_results.py"

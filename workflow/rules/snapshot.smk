@@ -3,7 +3,7 @@
 # Snakemake never deletes or rewrites a snapshot; the script refuses to change one.
 rule snapshot:
     input:
-        modules=modules("take_snapshot", "leaderboard_page", "step_io"),
+        modules=modules("snapshot.py"),
         published=rules.publish.output,
     log:
         f"{LOGS}/snapshot.log",
@@ -16,4 +16,4 @@ rule snapshot:
         history=HISTORY,
         snapshot_date=config["snapshot_date"],
     script:
-        "../../scripts/take_snapshot.py"
+        "../../scripts/snapshot.py"

@@ -1,15 +1,6 @@
 rule uncertainty:
     input:
-        modules=modules(
-            "build_uncertainty",
-            "uncertainty",
-            "ranking",
-            "build_metrics_per_subject",
-            "compute_metrics",
-            "per_run_table",
-            "build_per_run",
-            "step_io",
-        ),
+        modules=modules("uncertainty.py"),
         per_run=rules.per_run.output.table,
     output:
         f"{STAGED}/uncertainty.csv",
@@ -25,4 +16,4 @@ rule uncertainty:
         seed=config["bootstrap_seed"],
         replicates=config["bootstrap_replicates"],
     script:
-        "../../scripts/build_uncertainty.py"
+        "../../scripts/uncertainty.py"

@@ -3,7 +3,7 @@
 # is (no published file is an input), so a hand-edited CSV is caught, not rebuilt.
 rule verify:
     input:
-        modules=modules("verify_results", "step_io"),
+        modules=modules("verification.py"),
     log:
         f"{LOGS}/verify.log",
     conda:
@@ -19,4 +19,4 @@ rule verify:
         scratch=f"{CACHE}/verify",
         published=[Path(path).name for path in rules.publish.output],
     script:
-        "../../scripts/verify_results.py"
+        "../../scripts/verification.py"

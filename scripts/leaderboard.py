@@ -1,0 +1,95 @@
+"""Rule build_leaderboard: results/leaderboard.csv, leaderboard.html and its diagrams.
+
+The build_leaderboard.py planned by aggregated_metrics.md §7: it consumes
+metrics_per_subject.csv and applies the ordering and presentation rules
+(ro_metrics.formulas.ranking). Every number is the text of the published CSVs, so the
+leaderboard cannot disagree with them. Eligible rows come first by Q_final descending,
+rows whose published (4-decimal) Q_final is equal sharing a rank (1, 2, 2, 4) and
+ordered by subject_id, subject_version; Disqualified rows follow, unranked, in the same
+order (§3.6: disqualification is per subject_version, metrics stay visible).
+"""
+
+import hashlib
+from pathlib import Path
+
+from ro_metrics.contracts.files import step_logger, write_bytes_atomic
+from ro_metrics.contracts.records import (
+    LeaderboardSummary,
+    read_verdict,
+    write_leaderboard_summary,
+)
+from ro_metrics.contracts.tables import (
+    FAMILY_COLUMNS,
+    LEADERBOARD_COLUMNS,
+    SUBJECT_COLUMNS,
+    column,
+    read_per_run,
+    read_table,
+    read_uncertainty,
+    write_csv,
+)
+from ro_metrics.contracts.vocabulary import newest_timestamp
+from ro_metrics.formulas.aggregates import calibration_of_subjects
+from ro_metrics.formulas.ranking import leaderboard_rows, ranked, tie_groups, with_rank_intervals
+from ro_metrics.publishing.leaderboard_page import render_page
+from ro_metrics.publishing.reliability_diagram import (
+    diagram_key,
+    diagram_name,
+    inline,
+    prune_diagrams,
+    reliability_svg,
+)
+from ro_metrics.publishing.snapshot import earlier_snapshots
+
+
+def main(smk) -> None:
+    log = step_logger("leaderboard", smk.log[0])
+    subjects = read_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS)
+    families = read_table(smk.input.metrics_per_family, FAMILY_COLUMNS)
+    per_run = read_per_run(smk.input.per_run)
+    verdict = read_verdict(smk.input.verdict)
+    tracks = {(subject_id, version): track for subject_id, version, track in verdict.tracks}
+
+    uncertainty = read_uncertainty(smk.input.uncertainty)
+    ordered = with_rank_intervals(ranked(subjects), uncertainty)
+    version = smk.params.benchmark_version
+    write_csv(smk.output.csv, LEADERBOARD_COLUMNS, leaderboard_rows(ordered, tracks, version))
+
+    last_update = newest_timestamp(column(per_run, "scoring_timestamp_utc"))
+    snapshot_date = smk.params.snapshot_date or last_update[:10]
+    diagrams = {}
+    figures = Path(smk.output.figures)
+    figures.mkdir(parents=True, exist_ok=True)
+    used = set()
+    for key, bins in calibration_of_subjects(per_run).items():
+        salt = hashlib.sha256("\t".join(key).encode("utf-8")).hexdigest()[:12]
+        title = " · ".join(key)
+        svg = reliability_svg(bins, title, salt, smk.params.diagram_cache)
+        used.add(diagram_key(bins, title, salt))
+        write_bytes_atomic(figures / diagram_name(*key), svg.encode("utf-8"))
+        diagrams[key] = (inline(svg, f"d{salt}"), bins)
+    prune_diagrams(smk.params.diagram_cache, used)
+
+    page = render_page(
+        benchmark_version=version,
+        alpha=smk.params.alpha,
+        last_update=last_update,
+        rows=ordered,
+        tie_groups=tie_groups(ordered),
+        uncertainty=uncertainty,
+        tracks=tracks,
+        families=families,
+        registry=verdict.subjects,
+        diagrams=diagrams,
+        snapshots=earlier_snapshots(smk.input.history, snapshot_date),
+    )
+    write_bytes_atomic(smk.output.html, page.encode("utf-8"))
+    # What publish records in metadata.json (the snapshot rule dates a snapshot by it).
+    write_leaderboard_summary(smk.output.summary, LeaderboardSummary(last_update))
+    log.info(
+        "leaderboard of %d subject versions written (%d diagrams)", len(ordered), len(diagrams)
+    )
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,0 +1,25 @@
+"""Step 2 (rule per_run): the per-run table, results/per_run.csv (aggregated_metrics.md §2).
+
+One row per checked (case, subject, run, reviewer) tuple, sorted by (subject_id,
+case_id, run_id, reviewer_id), written twice (tables.write_per_run): the published
+CSV and the same typed rows for steps 3-4. Runs only after the cross-check accepted
+the corpus (its verdict is an input).
+"""
+
+from ro_metrics.contracts.files import step_logger
+from ro_metrics.contracts.records import read_golds_summary, read_scored_runs
+from ro_metrics.contracts.tables import write_per_run
+from ro_metrics.formulas.per_run import per_run_rows
+
+
+def main(smk) -> None:
+    log = step_logger("per_run", smk.log[0])
+    golds = read_golds_summary(smk.input.golds).golds
+    runs = [run for path in smk.input.runs for run in read_scored_runs(path)]
+    rows = per_run_rows(runs, golds)
+    write_per_run(rows, smk.output.csv, smk.output.table)
+    log.info("%d per-run rows written", len(rows))
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,0 +1,34 @@
+"""Step 1b (rule load_golds): the public part of every gold (records.GoldsSummary).
+
+A gold is private: of its JSON block only rubric_floor, rubric_ceiling, family and
+case_type leave this step (ro_metrics.corpus.golds).
+"""
+
+from pathlib import Path
+
+from ro_metrics.contracts.files import step_logger
+from ro_metrics.contracts.records import write_golds_summary
+from ro_metrics.corpus.golds import load_golds
+from ro_metrics.corpus.layout import read_manifest
+
+
+def main(smk) -> None:
+    log = step_logger("load_golds", smk.log[0])
+    result = load_golds(
+        Path(smk.params.corpus),
+        smk.params.benchmark_version,
+        read_manifest(smk.input.manifest),
+        smk.input.gold_schema,
+        smk.params.max_file_bytes,
+    )
+    write_golds_summary(smk.output[0], result)
+    log.info(
+        "%d gold files, %d usable, %d problems",
+        result.n_files,
+        len(result.golds),
+        len(result.problems),
+    )
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,0 +1,76 @@
+"""File output shared by every step: logs, atomic writes, JSON between steps."""
+
+import json
+import logging
+import os
+import sys
+from pathlib import Path
+
+import orjson
+
+
+def step_logger(name: str, log_path) -> logging.Logger:
+    """A logger writing to the rule's log file; warnings and errors also to the terminal."""
+    logger = logging.getLogger(name)
+    logger.setLevel(logging.INFO)
+    logger.handlers.clear()
+    Path(log_path).parent.mkdir(parents=True, exist_ok=True)
+    to_file = logging.FileHandler(log_path, mode="w", encoding="utf-8")
+    to_file.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    logger.addHandler(to_file)
+    to_terminal = logging.StreamHandler(sys.stderr)
+    to_terminal.setLevel(logging.WARNING)
+    to_terminal.setFormatter(logging.Formatter("%(message)s"))
+    logger.addHandler(to_terminal)
+    logger.propagate = False
+    return logger
+
+
+def tell(message: str) -> None:
+    """One line on the terminal, written at once so parallel jobs never interleave."""
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+def write_bytes_atomic(path, content: bytes) -> None:
+    """Write next to the target, then rename: a reader never sees a half-written file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(staging, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(staging, path)
+    finally:
+        staging.unlink(missing_ok=True)
+
+
+def remove_stale_staging(folder: Path, names) -> None:
+    """Temporary files a killed run left beside the published ones (see write_bytes_atomic)."""
+    for name in names:
+        for stale in folder.glob(f".{name}.*.tmp"):
+            stale.unlink(missing_ok=True)
+
+
+def write_json(path, document, *, pretty: bool = False) -> None:
+    """Deterministic JSON with sorted keys: indented to be read, compact in between steps."""
+    if pretty:
+        text = json.dumps(document, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
+        write_bytes_atomic(path, text.encode("utf-8"))
+    else:
+        content = orjson.dumps(document, default=_as_list, option=orjson.OPT_SORT_KEYS)
+        write_bytes_atomic(path, content + b"\n")
+
+
+def _as_list(value):
+    """Records that are NamedTuples go out as JSON arrays (orjson knows only plain tuples)."""
+    if isinstance(value, tuple):
+        return list(value)
+    raise TypeError(f"not JSON serializable: {type(value).__name__}")
+
+
+def read_json(path):
+    with open(path, "rb") as handle:
+        return orjson.loads(handle.read())

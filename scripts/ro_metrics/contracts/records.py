@@ -1,0 +1,179 @@
+"""The records steps hand to each other, and the one function that writes and the one
+that reads each file.
+
+Files between steps are compact JSON (orjson, sorted keys); a tuple type is stored
+as a JSON array in its field order, so the files stay small at 10^5 runs.
+"""
+
+from dataclasses import asdict, dataclass
+from typing import NamedTuple
+
+from ro_metrics.contracts.files import read_json, write_json
+
+
+class Problem(NamedTuple):
+    """One problem of the corpus: the file (relative to the corpus) and what is wrong."""
+
+    path: str
+    message: str
+
+
+class ScoredRun(NamedTuple):
+    """A checked scoring joined with its response: step 1's output, step 2's input."""
+
+    subject_id: str
+    subject_version: str
+    case_id: str
+    run_id: str
+    reviewer_id: str
+    scoring_timestamp_utc: str
+    criterion_scores: list[int]  # in the order of vocabulary.CRITERIA
+    fail_severities: list[str]  # sorted
+    reported_confidence: int
+    correctness: float
+
+
+class VersionCount(NamedTuple):
+    """What a partition saw of one subject version's responses."""
+
+    subject_id: str
+    subject_version: str
+    n_responses: int
+    n_scored: int
+    first_response: str  # a path to name in a problem about the version
+    tracks: list[str]  # the tracks its responses declare, sorted
+
+
+class UnscoredResponse(NamedTuple):
+    subject_id: str
+    subject_version: str
+    case_id: str
+    run_id: str
+
+
+@dataclass(frozen=True)
+class PartitionSummary:
+    """Step 1a's summary of one partition of subject folders."""
+
+    partition: str
+    n_files: int
+    digest: str
+    problems: list[Problem]
+    versions: list[VersionCount]
+    unscored: list[UnscoredResponse]
+    scored_cases: dict[str, int]  # case_id → scored runs in the partition
+
+
+class PublicGold(NamedTuple):
+    """All that leaves the gold step of a private gold: what may be published."""
+
+    family: str
+    case_type: str
+    rubric_floor: int
+    rubric_ceiling: int
+
+
+@dataclass(frozen=True)
+class GoldsSummary:
+    """Step 1b's result: the public part of every usable gold, and the problems."""
+
+    n_files: int
+    digest: str
+    problems: list[Problem]
+    golds: dict[str, PublicGold]
+
+
+class CoverageRow(NamedTuple):
+    subject_id: str
+    subject_version: str
+    n_responses: int
+    n_scored: int
+    n_unscored: int
+
+
+class Track(NamedTuple):
+    subject_id: str
+    subject_version: str
+    track: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Step 1c's verdict on a corpus without problems: what the later steps build on."""
+
+    inputs_digest: str
+    n_files: int
+    n_scored_runs: int
+    coverage: list[CoverageRow]
+    subjects: dict[str, dict]  # subject_id → its public registry fields
+    tracks: list[Track]
+
+
+@dataclass(frozen=True)
+class LeaderboardSummary:
+    """What the leaderboard step tells the publishing step."""
+
+    newest_scoring_utc: str
+
+
+def write_scored_runs(path, runs: list[ScoredRun]) -> None:
+    write_json(path, {"scored_runs": runs})
+
+
+def read_scored_runs(path) -> list[ScoredRun]:
+    return [ScoredRun(*run) for run in read_json(path)["scored_runs"]]
+
+
+def write_partition_summary(path, summary: PartitionSummary) -> None:
+    write_json(path, asdict(summary))
+
+
+def read_partition_summary(path) -> PartitionSummary:
+    document = read_json(path)
+    return PartitionSummary(
+        partition=document["partition"],
+        n_files=document["n_files"],
+        digest=document["digest"],
+        problems=[Problem(*problem) for problem in document["problems"]],
+        versions=[VersionCount(*version) for version in document["versions"]],
+        unscored=[UnscoredResponse(*row) for row in document["unscored"]],
+        scored_cases=document["scored_cases"],
+    )
+
+
+def write_golds_summary(path, summary: GoldsSummary) -> None:
+    write_json(path, asdict(summary))
+
+
+def read_golds_summary(path) -> GoldsSummary:
+    document = read_json(path)
+    return GoldsSummary(
+        n_files=document["n_files"],
+        digest=document["digest"],
+        problems=[Problem(*problem) for problem in document["problems"]],
+        golds={case_id: PublicGold(*gold) for case_id, gold in document["golds"].items()},
+    )
+
+
+def write_verdict(path, verdict: Verdict) -> None:
+    write_json(path, asdict(verdict))
+
+
+def read_verdict(path) -> Verdict:
+    document = read_json(path)
+    return Verdict(
+        inputs_digest=document["inputs_digest"],
+        n_files=document["n_files"],
+        n_scored_runs=document["n_scored_runs"],
+        coverage=[CoverageRow(*row) for row in document["coverage"]],
+        subjects=document["subjects"],
+        tracks=[Track(*track) for track in document["tracks"]],
+    )
+
+
+def write_leaderboard_summary(path, summary: LeaderboardSummary) -> None:
+    write_json(path, asdict(summary))
+
+
+def read_leaderboard_summary(path) -> LeaderboardSummary:
+    return LeaderboardSummary(**read_json(path))

@@ -1,0 +1,182 @@
+"""The published tables' contracts: every table's columns (one home each), the CSV
+format of corpus-format.md, and the typed per-run table that steps 3-4 read.
+"""
+
+import csv
+import io
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ro_metrics.contracts.files import read_json, write_bytes_atomic, write_json
+
+PER_RUN_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "case_id",
+    "family",
+    "run_id",
+    "reviewer_id",
+    "scoring_timestamp_utc",
+    "rubric_floor",
+    "rubric_ceiling",
+    "raw_score",
+    "clipped_score",
+    "has_critical_fail",
+    "has_recoverable_fail",
+    "classification",
+    "reported_confidence",
+    "confidence_unit",
+    "correctness",
+]
+SUBJECT_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "n_runs",
+    "n_pass",
+    "n_conditional",
+    "n_fail",
+    "n_critical_fails",
+    "n_recoverable_fails",
+    "pass_rate",
+    "mean_clipped_score",
+    "brier",
+    "ece",
+    "alpha",
+    "q_final",
+    "leaderboard_status",
+]
+FAMILY_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "family",
+    "n_runs",
+    "n_pass",
+    "n_conditional",
+    "n_fail",
+    "pass_rate_family",
+    "mean_clipped_score_family",
+]
+COVERAGE_COLUMNS = ["subject_id", "subject_version", "n_responses", "n_scored", "n_unscored"]
+UNCERTAINTY_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "metric",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "method",
+]
+LEADERBOARD_COLUMNS = [
+    "rank",
+    "rank_low",
+    "rank_high",
+    "subject_id",
+    "subject_version",
+    "track",
+    "q_final",
+    "pass_rate",
+    "mean_clipped_score",
+    "brier",
+    "ece",
+    "n_runs",
+    "n_critical_fails",
+    "leaderboard_status",
+    "benchmark_version",
+]
+
+
+class PublishedTableError(ValueError):
+    """A published CSV of the earlier steps is not in the expected format."""
+
+
+def format_metric(value: float) -> str:
+    """A non-integer metric: round-half-even to 4 decimals, shortest text (0.8065, 1.0)."""
+    return repr(round(float(value), 4))
+
+
+def write_csv(path, header: list[str], rows) -> None:
+    """RFC 4180 as published: comma, CRLF, UTF-8 without BOM, minimal quoting.
+
+    Cells are ints, floats (written as repr: the shortest text that reads back as
+    the same float), bools (True/False) or text.
+    """
+    rows = list(rows)
+    widths = {len(row) for row in rows}
+    if widths - {len(header)}:
+        raise ValueError(f"rows of {sorted(widths)} fields under a header of {len(header)}")
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
+    writer.writerow(header)
+    writer.writerows(rows)
+    write_bytes_atomic(path, buffer.getvalue().encode("utf-8"))
+
+
+def read_table(path, header: list[str]) -> list[dict[str, str]]:
+    """The rows of a CSV written by write_csv, as text, after checking its header."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        found = next(reader, None)
+        if found != header:
+            raise PublishedTableError(f"{path}: header {found} is not {header}")
+        return [dict(zip(header, row, strict=True)) for row in reader]
+
+
+def read_uncertainty(path) -> dict[tuple[str, str, str], dict[str, str]]:
+    """(subject_id, subject_version, metric) → its row of uncertainty.csv."""
+    return {
+        (row["subject_id"], row["subject_version"], row["metric"]): row
+        for row in read_table(path, UNCERTAINTY_COLUMNS)
+    }
+
+
+class PerRunTableError(ValueError):
+    """The per-run table is not what step 2 writes."""
+
+
+@dataclass(frozen=True)
+class Rows:
+    """Some rows of the per-run table (all of them by default)."""
+
+    records: list[list]
+    indices: range | list[int]
+
+    def column(self, name: str) -> list:
+        position = PER_RUN_COLUMNS.index(name)
+        records = self.records
+        return [records[index][position] for index in self.indices]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+def write_per_run(rows: list[list], csv_path, table_path) -> None:
+    """The table twice: the published CSV, and the same typed rows for steps 3-4.
+
+    Parsing 10^5 CSV rows costs each aggregate step more than its own work; the
+    JSON copy carries exactly the same values and reads in a few milliseconds.
+    """
+    write_csv(csv_path, PER_RUN_COLUMNS, rows)
+    write_json(table_path, {"columns": PER_RUN_COLUMNS, "rows": rows})
+
+
+def read_per_run(path) -> Rows:
+    """The per-run table written by write_per_run."""
+    table = read_json(path)
+    if table.get("columns") != PER_RUN_COLUMNS:
+        raise PerRunTableError(f"{path}: not the per-run table of step 2")
+    return Rows(table["rows"], range(len(table["rows"])))
+
+
+def column(rows: Rows, name: str) -> list:
+    return rows.column(name)
+
+
+def groups(rows: Rows, keys: list[str]) -> Iterator[tuple[tuple, Rows]]:
+    """(key values, rows) per group, in the sorted order of the keys."""
+    members = defaultdict(list)
+    keys_of_rows = zip(*(rows.column(name) for name in keys), strict=True)
+    for index, key in zip(rows.indices, keys_of_rows, strict=True):
+        members[key].append(index)
+    for key in sorted(members):
+        yield key, Rows(records=rows.records, indices=members[key])

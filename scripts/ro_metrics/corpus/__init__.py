@@ -1,0 +1,1 @@
+"""Layer 3: reading, validating and cross-checking the corpus."""

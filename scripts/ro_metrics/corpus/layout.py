@@ -1,0 +1,180 @@
+"""Where things live in a corpus, and the manifests that drive incremental loads.
+
+A corpus is partitioned by subject folder: every subject folder (under both
+``responses/<version>/`` and ``scoring/<version>/``) belongs to one of a fixed
+number of partitions chosen by a stable hash of its name. Each partition has a
+small manifest (path, size, mtime of every entry) that is rewritten only when
+its content changes, so Snakemake re-runs only the load jobs whose files changed.
+"""
+
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ro_metrics.contracts.files import write_bytes_atomic
+
+REGISTRY = "subjects/registry.yaml"
+# Runner error logs kept beside a subject's responses; not artifacts.
+RUNNER_ERRORS_FOLDER = "_errors"
+
+FILE, FOLDER, MISSING, OUTSIDE = "file", "folder", "missing", "outside"
+# What a load job reports for a manifest entry that is not a file to read.
+NOT_A_FILE = {
+    FOLDER: "unexpected folder (not part of the corpus layout)",
+    OUTSIDE: "symbolic link to a place outside the corpus; not followed",
+    MISSING: "is missing",
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of a manifest: an entry of the corpus, relative to its root."""
+
+    kind: str
+    path: str
+    size: int = 0
+    mtime_ns: int = 0
+    ctime_ns: int = 0
+
+
+def responses_dir(version: str) -> str:
+    return f"responses/{version}"
+
+
+def scoring_dir(version: str) -> str:
+    return f"scoring/{version}"
+
+
+def golds_dir(version: str) -> str:
+    return f"golds/{version}"
+
+
+def partition_ids(n_partitions: int) -> list[str]:
+    width = len(str(n_partitions - 1))
+    return [f"{index:0{width}d}" for index in range(n_partitions)]
+
+
+def partition_of(subject_folder: str, n_partitions: int) -> str:
+    """The partition of a subject folder: stable across runs, machines and Pythons."""
+    index = zlib.crc32(subject_folder.encode("utf-8")) % n_partitions
+    return partition_ids(n_partitions)[index]
+
+
+def _is_ignored(name: str) -> bool:
+    return name.startswith(".")
+
+
+def _line(kind: str, relative: str, stat=None) -> str:
+    if stat is None:
+        return f"{kind}\t{relative}\t0\t0\t0\n"
+    return f"{kind}\t{relative}\t{stat.st_size}\t{stat.st_mtime_ns}\t{stat.st_ctime_ns}\n"
+
+
+def _leaves(root: Path, item) -> bool:
+    """A symbolic link to a place outside the corpus (never followed, only reported)."""
+    if not item.is_symlink():
+        return False
+    target = os.path.realpath(item.path)
+    inside = os.path.realpath(root)
+    return target != inside and not target.startswith(inside + os.sep)
+
+
+def _scan_folder(root: str, relative: str, skip: frozenset) -> list[str]:
+    # Manifest lines are built directly: this runs on every file at every start. The
+    # change time is kept too: unlike the modification time it cannot be set back.
+    lines = []
+    with os.scandir(f"{root}/{relative}") as listing:
+        for item in listing:
+            name = item.name
+            if name[0] == "." or name in skip:
+                continue
+            if _leaves(root, item):
+                lines.append(f"{OUTSIDE}\t{relative}/{name}\t0\t0\t0\n")
+            elif item.is_dir():
+                lines.append(f"{FOLDER}\t{relative}/{name}\t0\t0\t0\n")
+            else:
+                stat = item.stat()
+                lines.append(
+                    f"{FILE}\t{relative}/{name}\t{stat.st_size}\t{stat.st_mtime_ns}"
+                    f"\t{stat.st_ctime_ns}\n"
+                )
+    return lines
+
+
+def scan_partitions(root: Path, version: str, n_partitions: int) -> dict[str, list[str]]:
+    """Manifest lines of every response and scoring entry, grouped by partition."""
+    ids = partition_ids(n_partitions)
+    partitions = {pid: [] for pid in ids}
+    for top, skip in (
+        (responses_dir(version), frozenset({RUNNER_ERRORS_FOLDER})),
+        (scoring_dir(version), frozenset()),
+    ):
+        if not (root / top).is_dir():
+            continue
+        with os.scandir(root / top) as listing:
+            for item in listing:
+                if _is_ignored(item.name):
+                    continue
+                relative = f"{top}/{item.name}"
+                lines = partitions[partition_of(item.name, n_partitions)]
+                if _leaves(root, item):
+                    lines.append(_line(OUTSIDE, relative))
+                elif item.is_dir():
+                    lines.extend(_scan_folder(str(root), relative, skip))
+                else:
+                    lines.append(_line(FILE, relative, item.stat()))
+    for lines in partitions.values():
+        lines.sort()
+    return partitions
+
+
+def scan_golds(root: Path, version: str) -> list[str]:
+    top = golds_dir(version)
+    if not (root / top).is_dir():
+        return [_line(MISSING, top)]
+    return sorted(_scan_folder(str(root), top, frozenset()))
+
+
+def scan_layout(root: Path, version: str) -> list[str]:
+    """The registry and whether each artifact folder exists."""
+    registry = root / REGISTRY
+    if registry.is_symlink() and not os.path.realpath(registry).startswith(
+        os.path.realpath(root) + os.sep
+    ):
+        lines = [_line(OUTSIDE, REGISTRY)]
+    elif registry.is_file():
+        lines = [_line(FILE, REGISTRY, registry.stat())]
+    else:
+        lines = [_line(MISSING, REGISTRY)]
+    for top in (responses_dir(version), scoring_dir(version), golds_dir(version)):
+        lines.append(_line(FOLDER if (root / top).is_dir() else MISSING, top))
+    return lines
+
+
+def write_manifest(path: Path, lines: list[str]) -> bool:
+    """Write a manifest only if its content changed; True if it was (re)written."""
+    content = "".join(lines)
+    try:
+        if path.read_text(encoding="utf-8") == content:
+            return False
+    except FileNotFoundError:
+        pass
+    write_bytes_atomic(path, content.encode("utf-8"))
+    return True
+
+
+def read_manifest(path: Path) -> list[Entry]:
+    entries = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        kind, relative, size, mtime_ns, ctime_ns = line.split("\t")
+        entries.append(Entry(kind, relative, int(size), int(mtime_ns), int(ctime_ns)))
+    return entries
+
+
+def refresh_manifests(root: Path, version: str, n_partitions: int, manifest_dir: Path) -> None:
+    """Bring every manifest of the corpus up to date (called when the DAG is built)."""
+    for pid, lines in scan_partitions(root, version, n_partitions).items():
+        write_manifest(manifest_dir / f"partition-{pid}.tsv", lines)
+    write_manifest(manifest_dir / "golds.tsv", scan_golds(root, version))
+    write_manifest(manifest_dir / "layout.tsv", scan_layout(root, version))

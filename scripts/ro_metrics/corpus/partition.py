@@ -1,0 +1,290 @@
+"""Checking the responses and scorings of one partition of subjects (step 1a).
+
+Reads the files listed in the partition's manifest, validates each against its JSON
+Schema and against its path, and checks what can be checked inside one subject:
+every scoring has its response, with the same subject_version, and at most one
+scoring exists per (case, subject, run). Problems are collected, not raised: the
+cross-check step reports those of every partition together.
+
+The job keeps what it learnt of each file (its digest, the fields later steps need,
+its problems) in a per-partition file cache, and on the next run re-reads only the
+files whose size or timestamps changed, so adding one scoring costs one file read.
+The cache is discarded whenever the schemas, this code, the corpus or the
+benchmark version change.
+"""
+
+import hashlib
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from ro_metrics.contracts.files import tell
+from ro_metrics.contracts.records import (
+    PartitionSummary,
+    Problem,
+    ScoredRun,
+    UnscoredResponse,
+    VersionCount,
+)
+from ro_metrics.contracts.vocabulary import (
+    CRITERIA,
+    RESPONSE_NAME_RE,
+    SCORING_NAME_RE,
+    SUBJECT_ID_RE,
+)
+from ro_metrics.corpus.decoding import (
+    SchemaCheck,
+    decode_json,
+    formula_problems,
+    read_checked,
+    strict_integer_problems,
+)
+from ro_metrics.corpus.layout import FILE, NOT_A_FILE, responses_dir
+
+PROGRESS_SECONDS = 5.0
+RESPONSE, SCORING, OTHER = "response", "scoring", "other"
+
+
+class FileChecker:
+    """Everything about one file that does not depend on any other file."""
+
+    def __init__(self, corpus: Path, version: str, response_schema, scoring_schema, max_bytes):
+        self.corpus = str(corpus)
+        self.version = version
+        self.max_bytes = max_bytes
+        self.response_top = responses_dir(version) + "/"
+        self.response_check = SchemaCheck(response_schema)
+        self.scoring_check = SchemaCheck(scoring_schema)
+
+    def check(self, entry) -> list:
+        """[kind, sha256, record or None, problems] of one manifest entry."""
+        if entry.kind != FILE:
+            return [OTHER, "", None, [NOT_A_FILE[entry.kind]]]
+        parts = entry.path.split("/")
+        if len(parts) != 4:
+            return [OTHER, "", None, ["unexpected file outside a subject folder"]]
+        folder, name = parts[2], parts[3]
+        if entry.path.startswith(self.response_top):
+            kind, match = RESPONSE, RESPONSE_NAME_RE.fullmatch(name)
+            expected = "<case_id>__<run_id>.json"
+        else:
+            kind, match = SCORING, SCORING_NAME_RE.fullmatch(name)
+            expected = "<case_id>__<run_id>__eval-<reviewer_id>.json"
+        if not match:
+            return [kind, "", None, [f"file name is not {expected}"]]
+        if not SUBJECT_ID_RE.fullmatch(folder):
+            return [kind, "", None, [f"folder name {folder!r} is not a valid subject_id"]]
+        schema = self.response_check if kind == RESPONSE else self.scoring_check
+        checked = read_checked(
+            Path(f"{self.corpus}/{entry.path}"), entry.size, self.max_bytes, decode_json, schema
+        )
+        if checked.problems:
+            return [kind, checked.digest, None, checked.problems]
+        if kind == RESPONSE:
+            record, problems = self.response(checked.document, folder, match)
+        else:
+            record, problems = self.scoring(checked.document, folder, match)
+        return [kind, checked.digest, None if problems else record, problems]
+
+    def response(self, document, folder: str, match) -> tuple[list, list[str]]:
+        """The response's record for the partition summary, and its problems."""
+        problems = self.path_problems(
+            {
+                "subject_id": (document["subject_id"], folder),
+                "case_id": (document["case_id"], match["case_id"]),
+                "run_id": (document["run_id"], match["run_id"]),
+            }
+        )
+        problems += self.version_problems(document["benchmark_version"])
+        problems += strict_integer_problems(document, [("confidence",)])
+        problems += formula_problems({"subject_version": document["subject_version"]})
+        record = [
+            folder,
+            match["case_id"],
+            match["run_id"],
+            document["subject_version"],
+            document["confidence"],
+            document.get("track", "classic"),
+        ]
+        return record, problems
+
+    def scoring(self, document, folder: str, match) -> tuple[list, list[str]]:
+        """The scoring's record for the partition summary, and its problems."""
+        ref = document["response_ref"]
+        problems = self.path_problems(
+            {
+                "response_ref.subject_id": (ref["subject_id"], folder),
+                "response_ref.case_id": (ref["case_id"], match["case_id"]),
+                "response_ref.run_id": (ref["run_id"], match["run_id"]),
+                "reviewer_id": (document["reviewer_id"], match["reviewer_id"]),
+            }
+        )
+        problems += self.version_problems(document["benchmark_version"])
+        problems += formula_problems(
+            {"reviewer_id": document["reviewer_id"], "subject_version": ref["subject_version"]}
+        )
+        scores = document["criterion_scores"]
+        problems += strict_integer_problems(
+            document, [("criterion_scores", key, "score") for key in CRITERIA]
+        )
+        record = [
+            folder,
+            match["case_id"],
+            match["run_id"],
+            match["reviewer_id"],
+            ref["subject_version"],
+            document["scoring_timestamp_utc"],
+            [scores[key]["score"] for key in CRITERIA],
+            sorted(fail["severity"] for fail in document["automatic_fails_triggered"]),
+            float(document["correctness"]),
+        ]
+        return record, problems
+
+    @staticmethod
+    def path_problems(pairs: dict) -> list[str]:
+        return [
+            f"{field} is {in_file!r} but the file's path says {in_path!r}"
+            for field, (in_file, in_path) in pairs.items()
+            if in_file != in_path
+        ]
+
+    def version_problems(self, version: str) -> list[str]:
+        if version == self.version:
+            return []
+        return [f"benchmark_version is {version!r} but this run is configured for {self.version!r}"]
+
+
+def fingerprint(parts: list[str], sources: list[Path]) -> str:
+    """What the cached file checks depend on besides the files themselves."""
+    digest = hashlib.sha256("\n".join(parts).encode("utf-8"))
+    for path in sources:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()
+
+
+def check_files(entries, checker: FileChecker, cache: dict) -> tuple[dict, int]:
+    """Per-path [size, mtime_ns, ctime_ns, result], reusing unchanged files' results."""
+    files = {}
+    read = 0
+    last_report = started = time.monotonic()
+    for done, entry in enumerate(entries, start=1):
+        key = [entry.size, entry.mtime_ns, entry.ctime_ns]
+        cached = cache.get(entry.path)
+        if cached is not None and cached[:3] == key:
+            files[entry.path] = cached
+            continue
+        files[entry.path] = [*key, checker.check(entry)]
+        read += 1
+        if time.monotonic() - last_report > PROGRESS_SECONDS:
+            last_report = time.monotonic()
+            elapsed = last_report - started
+            tell(f"  {done:,} of {len(entries):,} files checked ({elapsed:.0f} s)")
+    return files, read
+
+
+def partition_summary(
+    partition: str, files: dict, version: str
+) -> tuple[PartitionSummary, list[ScoredRun]]:
+    """Cross-file checks inside the partition; its summary and its scored runs."""
+    problems = []
+    responses = {}
+    scorings = defaultdict(list)
+    for path, (_, _, _, (kind, _, record, file_problems)) in files.items():
+        if file_problems:
+            problems += [Problem(path, message) for message in file_problems]
+        if record is None:
+            continue
+        if kind == RESPONSE:
+            subject_id, case_id, run_id, *answer = record
+            responses[(subject_id, case_id, run_id)] = (path, answer)
+        else:
+            subject_id, case_id, run_id, reviewer_id, *scored = record
+            scorings[(subject_id, case_id, run_id)].append((path, reviewer_id, scored))
+
+    scored_runs = []
+    for key, found in sorted(scorings.items()):
+        subject_id, case_id, run_id = key
+        if len(found) > 1:
+            paths = sorted(path for path, _, _ in found)
+            for path in paths:
+                others = ", ".join(other for other in paths if other != path)
+                problems.append(
+                    Problem(
+                        path,
+                        f"{len(paths)} scorings for the same (case, subject, run) "
+                        f"{case_id}/{subject_id}/{run_id}; v1.0 allows one and never "
+                        f"averages (also: {others})",
+                    )
+                )
+            continue
+        path, reviewer_id, (version_scored, timestamp, scores, severities, correctness) = found[0]
+        response = responses.get(key)
+        if response is None:
+            response_path = f"{responses_dir(version)}/{subject_id}/{case_id}__{run_id}.json"
+            if response_path not in files:
+                problems.append(Problem(path, f"its response {response_path} does not exist"))
+            # An existing but invalid response is reported on its own.
+            continue
+        response_path, (version_answered, confidence, _track) = response
+        if version_scored != version_answered:
+            problems.append(
+                Problem(
+                    path,
+                    f"response_ref.subject_version is {version_scored!r} but its response "
+                    f"{response_path} has {version_answered!r}",
+                )
+            )
+            continue
+        scored_runs.append(
+            ScoredRun(
+                subject_id,
+                version_scored,
+                case_id,
+                run_id,
+                reviewer_id,
+                timestamp,
+                scores,
+                severities,
+                confidence,
+                correctness,
+            )
+        )
+    digest = hashlib.sha256(
+        "".join(
+            # files follows the manifest, which is sorted by path
+            f"{path}\t{result[1]}\n"
+            for path, (*_, result) in files.items()
+            if result[1]
+        ).encode()
+    )
+    scored_keys = {(run.subject_id, run.case_id, run.run_id) for run in scored_runs}
+    summary = PartitionSummary(
+        partition=partition,
+        n_files=sum(1 for *_, result in files.values() if result[1]),
+        digest=digest.hexdigest(),
+        problems=sorted(problems),
+        versions=version_counts(responses, scored_keys),
+        unscored=[
+            UnscoredResponse(subject_id, record[0], case_id, run_id)
+            for (subject_id, case_id, run_id), (_, record) in sorted(responses.items())
+            if (subject_id, case_id, run_id) not in scored_keys
+        ],
+        scored_cases=dict(sorted(Counter(run.case_id for run in scored_runs).items())),
+    )
+    return summary, scored_runs
+
+
+def version_counts(responses: dict, scored_keys: set) -> list[VersionCount]:
+    """What the partition's responses say of each subject version."""
+    versions = {}
+    for key, (path, (version, _confidence, track)) in sorted(responses.items()):
+        found = versions.setdefault((key[0], version), [0, 0, path, set()])
+        found[0] += 1
+        found[1] += key in scored_keys
+        found[3].add(track)
+    return [
+        VersionCount(subject_id, version, n_responses, n_scored, first, sorted(tracks))
+        for (subject_id, version), (n_responses, n_scored, first, tracks) in sorted(
+            versions.items()
+        )
+    ]

@@ -1,0 +1,200 @@
+"""Every formula of system/rubric/v1.0/aggregated_metrics.md, one pure function each.
+
+The rule scripts only read and write files around these functions. Aggregates are
+computed with exact rational arithmetic (integers and ``Fraction``) and turned into
+the nearest binary float only at the end, so the published 4-decimal value is the
+rounding of the exact result, never of an accumulated floating-point error.
+
+Inputs use the corpus' own units: a confidence is the integer 0-100 of the
+response, a correctness one of 0, 0.5, 1 (internally k = 2 · correctness in {0, 1, 2}).
+"""
+
+from collections.abc import Collection, Iterable, Sequence
+from fractions import Fraction
+
+from ro_metrics.contracts.vocabulary import (
+    CONDITIONAL,
+    CRITICAL,
+    DISQUALIFIED,
+    ELIGIBLE,
+    FAIL,
+    MAX_RAW_SCORE,
+    N_BINS,
+    PASS,
+    RECOVERABLE,
+)
+
+
+def raw_score(criterion_scores: Iterable[int]) -> int:
+    """raw_score = sum of the six criterion_scores (each 0-2, total 0-12)."""
+    return sum(criterion_scores)
+
+
+def clipped_score(raw: int, rubric_ceiling: int) -> int:
+    """clipped_score = min(raw_score, gold.rubric_ceiling)."""
+    return min(raw, rubric_ceiling)
+
+
+def has_critical_fail(severities: Collection[str]) -> bool:
+    """has_critical_fail = any(fail.severity == "critical" for fail in fails)."""
+    return CRITICAL in severities
+
+
+def has_recoverable_fail(severities: Collection[str]) -> bool:
+    """has_recoverable_fail = any(fail.severity == "recoverable" for fail in fails)."""
+    return RECOVERABLE in severities
+
+
+def classify(clipped: int, rubric_floor: int, critical_fail: bool, recoverable_fail: bool) -> str:
+    """Classification, applied in this order.
+
+    critical fail → Fail; else recoverable fail → Conditional;
+    else clipped_score < rubric_floor → Fail; else clipped_score >= 10 → Pass;
+    else clipped_score >= 7 → Conditional; else Fail.
+    """
+    if critical_fail:
+        return FAIL
+    if recoverable_fail:
+        return CONDITIONAL
+    if clipped < rubric_floor:
+        return FAIL
+    if clipped >= 10:
+        return PASS
+    if clipped >= 7:
+        return CONDITIONAL
+    return FAIL
+
+
+def confidence_unit(reported_confidence: int) -> float:
+    """confidence_unit = response.confidence / 100 (float 0-1)."""
+    return reported_confidence / 100
+
+
+def pass_rate(classifications: Sequence[str]) -> float:
+    """P = #{r in R : r.classification == "Pass"} / N.
+
+    Only Pass counts; the denominator is every scored run, critical fails included.
+    """
+    n_runs = _require_runs(classifications)
+    return float(Fraction(sum(c == PASS for c in classifications), n_runs))
+
+
+def mean_clipped_score(clipped_scores: Sequence[int]) -> float:
+    """s̄ = (1 / N) · sum_{r in R} r.clipped_score."""
+    return float(_exact_mean_clipped_score(clipped_scores))
+
+
+def brier_score(confidences: Sequence[int], correctness: Sequence[float]) -> float:
+    """BS = (1 / N) · sum_{r in R} (r.confidence_unit - r.correctness)^2 (soft).
+
+    With c the integer confidence and k = 2 · correctness, each term is
+    (c/100 - k/2)^2 = (c - 50k)^2 / 10000, so BS = Σ (c - 50k)^2 / (10000 · N).
+    """
+    n_runs = _require_runs(confidences)
+    halves = _correctness_halves(correctness)
+    total = sum((c - 50 * k) ** 2 for c, k in zip(confidences, halves, strict=True))
+    return float(Fraction(total, 10000 * n_runs))
+
+
+def ece_bin(reported_confidence: int) -> int:
+    """Bin m (1-10) of a run: B_m = {(m-1)/10 <= confidence_unit < m/10} for m = 1..9.
+
+    B_10 = {0.9 <= confidence_unit <= 1.0} (closed on the right). Chosen from the
+    integer confidence c as m = min(c // 10, 9) + 1, so 30 is in [0.3, 0.4) and
+    100 in the last bin, with no float comparison at a bin edge.
+    """
+    if not 0 <= reported_confidence <= 100:
+        raise ValueError(f"confidence out of 0-100: {reported_confidence}")
+    return min(reported_confidence // 10, N_BINS - 1) + 1
+
+
+def expected_calibration_error(confidences: Sequence[int], correctness: Sequence[float]) -> float:
+    """ECE = sum_{m : |B_m| > 0} (|B_m| / N) · |conf(B_m) - acc(B_m)|, M = 10.
+
+    conf and acc are the bin means of confidence_unit and (soft) correctness;
+    empty bins contribute nothing. Since |B_m| · (conf - acc) = Σ_{B_m} (c/100 - k/2),
+    ECE = Σ_m |Σ_{r in B_m} (c_r - 50 k_r)| / (100 · N).
+    """
+    n_runs = _require_runs(confidences)
+    gap_per_bin = [0] * (N_BINS + 1)
+    for c, k in zip(confidences, _correctness_halves(correctness), strict=True):
+        gap_per_bin[ece_bin(c)] += c - 50 * k
+    return float(Fraction(sum(abs(gap) for gap in gap_per_bin), 100 * n_runs))
+
+
+def calibration_bins(
+    confidences: Sequence[int], correctness: Sequence[float]
+) -> list[tuple[int, int, Fraction, Fraction]]:
+    """The non-empty bins of the ECE as (m, |B_m|, conf(B_m), acc(B_m)), m ascending.
+
+    conf(B_m) = mean of r.confidence_unit over r in B_m;
+    acc(B_m) = mean of r.correctness over r in B_m (soft accuracy);
+    both undefined if |B_m| = 0, so empty bins are left out. Exact values
+    (what the reliability diagram of the leaderboard plots).
+    """
+    _require_runs(confidences)
+    size, confidence_sum, halves_sum = [0] * (N_BINS + 1), [0] * (N_BINS + 1), [0] * (N_BINS + 1)
+    for c, k in zip(confidences, _correctness_halves(correctness), strict=True):
+        m = ece_bin(c)
+        size[m] += 1
+        confidence_sum[m] += c
+        halves_sum[m] += k
+    return [
+        (
+            m,
+            size[m],
+            Fraction(confidence_sum[m], 100 * size[m]),
+            Fraction(halves_sum[m], 2 * size[m]),
+        )
+        for m in range(1, N_BINS + 1)
+        if size[m]
+    ]
+
+
+def q_final(classifications: Sequence[str], clipped_scores: Sequence[int], alpha: float) -> float:
+    """Q_final = α · P + (1 - α) · (s̄ / 12).
+
+    α is taken as the exact value of its binary float (0.5 by default).
+    """
+    if not 0 <= alpha <= 1:
+        raise ValueError(f"alpha must be within [0, 1], got {alpha}")
+    n_runs = _require_runs(classifications)
+    exact_alpha = Fraction(alpha)
+    exact_pass_rate = Fraction(sum(c == PASS for c in classifications), n_runs)
+    exact_mean = _exact_mean_clipped_score(clipped_scores)
+    return float(exact_alpha * exact_pass_rate + (1 - exact_alpha) * exact_mean / MAX_RAW_SCORE)
+
+
+def is_disqualified(critical_fails: Iterable[bool]) -> bool:
+    """disqualified = any(r.has_critical_fail for r in R)."""
+    return any(critical_fails)
+
+
+def n_critical_fails(critical_fails: Iterable[bool]) -> int:
+    """n_critical = #{r in R : r.has_critical_fail}."""
+    return sum(bool(flag) for flag in critical_fails)
+
+
+def leaderboard_status(critical_fails: Iterable[bool]) -> str:
+    """A disqualified subject version is "Disqualified", every other one "Eligible"."""
+    return DISQUALIFIED if is_disqualified(critical_fails) else ELIGIBLE
+
+
+def _correctness_halves(correctness: Sequence[float]) -> list[int]:
+    halves = []
+    for value in correctness:
+        if value not in (0, 0.5, 1) or isinstance(value, bool):
+            raise ValueError(f"correctness must be one of 0, 0.5, 1, got {value!r}")
+        halves.append(int(value * 2))
+    return halves
+
+
+def _exact_mean_clipped_score(clipped_scores: Sequence[int]) -> Fraction:
+    return Fraction(sum(clipped_scores), _require_runs(clipped_scores))
+
+
+def _require_runs(values: Sequence) -> int:
+    # The spec leaves every metric undefined for N = 0; such a subject has no row.
+    if not values:
+        raise ValueError("a metric over zero scored runs is undefined")
+    return len(values)

@@ -1,0 +1,82 @@
+"""The rows of uncertainty.csv: intervals beside every published metric.
+
+One row per (subject_id, subject_version, metric), sorted by subject_id,
+subject_version, then METRIC_ORDER. The estimates are the texts of
+metrics_per_subject.csv and the ranks those of the leaderboard; the intervals follow
+system/rubric/v1.0/uncertainty_methods.md (formulas/uncertainty.py computes them).
+"""
+
+from ro_metrics.contracts.tables import Rows, column, format_metric, groups
+from ro_metrics.contracts.vocabulary import ELIGIBLE
+from ro_metrics.formulas import uncertainty as un
+from ro_metrics.formulas.ranking import ranked
+
+METRIC_ORDER = [
+    "pass_rate",
+    "mean_clipped_score",
+    "q_final",
+    "brier",
+    "ece",
+    "critical_fail_rate",
+    "rank",
+    "p_rank_1",
+]
+
+
+def subject_runs(per_run: Rows, statuses) -> list[un.SubjectRuns]:
+    """The bootstrap's input: each subject version's runs, and whether it is ranked."""
+    return [
+        un.SubjectRuns(
+            subject_id=subject_id,
+            subject_version=subject_version,
+            case_ids=column(runs, "case_id"),
+            classifications=column(runs, "classification"),
+            clipped_scores=column(runs, "clipped_score"),
+            confidences=column(runs, "reported_confidence"),
+            correctness=column(runs, "correctness"),
+            eligible=statuses[(subject_id, subject_version)] == ELIGIBLE,
+        )
+        for (subject_id, subject_version), runs in groups(
+            per_run, ["subject_id", "subject_version"]
+        )
+    ]
+
+
+def interval(bounds) -> list[str]:
+    """Interval ends as published; empty when no replicate defined them."""
+    low, high = bounds
+    if low != low or high != high:  # NaN: the subject had no run in any replicate
+        return ["", ""]
+    return [format_metric(low), format_metric(high)]
+
+
+def pass_rate_interval(row) -> tuple[float, float]:
+    return un.wilson_interval(int(row["n_pass"]), int(row["n_runs"]))
+
+
+def uncertainty_rows(metrics, result: un.BootstrapResult) -> list[list]:
+    """The rows of uncertainty.csv from metrics_per_subject.csv rows and the bootstrap."""
+    ranks = {(row["subject_id"], row["subject_version"]): row["rank"] for row in ranked(metrics)}
+    rows = []
+    for row in sorted(metrics, key=lambda r: (r["subject_id"], r["subject_version"])):
+        key = (row["subject_id"], row["subject_version"])
+        n_runs = int(row["n_runs"])
+        n_critical = int(row["n_critical_fails"])
+        values = {
+            "pass_rate": [row["pass_rate"], *map(format_metric, pass_rate_interval(row))],
+            "critical_fail_rate": [
+                format_metric(n_critical / n_runs),
+                format_metric(0.0),
+                format_metric(un.clopper_pearson_upper(n_critical, n_runs)),
+            ],
+        }
+        for name in un.BOOTSTRAP_METRICS:
+            values[name] = [row[name], *interval(result.intervals[key][name])]
+        if key in result.rank_intervals:
+            low, high = result.rank_intervals[key]
+            values["rank"] = [ranks[key], low, high]
+            values["p_rank_1"] = [format_metric(result.p_rank_1[key]), "", ""]
+        rows += [
+            [*key, name, *values[name], un.METHODS[name]] for name in METRIC_ORDER if name in values
+        ]
+    return rows

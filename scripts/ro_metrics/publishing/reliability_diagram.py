@@ -1,0 +1,138 @@
+"""The reliability diagram of one subject version, drawn with matplotlib as SVG text.
+
+Confidence bins of the ECE (aggregated_metrics.md §3.4) against the soft accuracy of
+each bin, the count of every bin written above it and the diagonal of perfect
+calibration. The SVG is byte-identical for identical input: no date in its metadata,
+element ids salted with the subject's key (unique within a page holding several
+diagrams) and text kept as text (svg.fonttype "none"), so no font outlines depend
+on the machine's FreeType.
+
+Drawing costs ~50 ms and importing matplotlib ~0.4 s, so diagrams are kept in a
+content-addressed folder and matplotlib is imported only when one is missing: a
+rerun after one new scoring redraws one diagram.
+"""
+
+import hashlib
+import io
+import os
+import re
+from pathlib import Path
+
+from ro_metrics.contracts.files import write_bytes_atomic
+from ro_metrics.contracts.vocabulary import N_BINS
+
+# Every input of the drawing is in the key: the data, the title, this module's code.
+_CODE_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+# A subject_version is free text; a diagram file name uses it only when it is tame.
+TAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+def diagram_name(subject_id: str, subject_version: str) -> str:
+    """File name of a diagram: readable when the version allows it, unique always."""
+    if TAME_NAME.fullmatch(subject_version):
+        return f"{subject_id}__{subject_version}.svg"
+    digest = hashlib.sha256(subject_version.encode("utf-8")).hexdigest()[:16]
+    return f"{subject_id}__version-{digest}.svg"
+
+
+def diagram_key(bins, title: str, salt: str) -> str:
+    """Content address of a diagram (bins as (m, n, conf, acc) with exact values)."""
+    text = repr(([(m, n, str(conf), str(acc)) for m, n, conf, acc in bins], title, salt))
+    return hashlib.sha256(f"{_CODE_DIGEST}\n{text}".encode()).hexdigest()
+
+
+def reliability_svg(bins, title: str, salt: str, cache_dir) -> str:
+    """The diagram's SVG text, from the cache folder or drawn (and then kept there)."""
+    cache_dir = Path(cache_dir)
+    cached = cache_dir / f"{diagram_key(bins, title, salt)}.svg"
+    if cached.exists():
+        return cached.read_text("utf-8")
+    svg = draw(bins, title, salt, cache_dir)
+    write_bytes_atomic(cached, svg.encode("utf-8"))
+    return svg
+
+
+def prune_diagrams(cache_dir, keep: set[str]) -> None:
+    """Drop the cached diagrams no subject uses any more: the cache stays the size of a page."""
+    for path in Path(cache_dir).glob("*.svg"):
+        if path.stem not in keep:
+            path.unlink(missing_ok=True)
+
+
+def draw(bins, title: str, salt: str, cache_dir) -> str:
+    # matplotlib keeps a font cache in its config folder: inside our cache, never
+    # in the user's home (the workflow writes nowhere else).
+    os.environ.setdefault("MPLCONFIGDIR", str(Path(cache_dir) / "matplotlib-config"))
+    import matplotlib
+
+    matplotlib.use("svg")
+    from matplotlib.figure import Figure
+
+    style = {
+        "svg.hashsalt": salt,
+        "svg.fonttype": "none",
+        "font.family": "DejaVu Sans",
+        "font.size": 8,
+        "axes.titlesize": 9,
+    }
+    with matplotlib.rc_context(style):
+        # Fixed margins instead of a layout engine: the engine measures every text
+        # and draws the figure twice, half the cost of a diagram.
+        figure = Figure(figsize=(4.0, 3.3))
+        figure.subplots_adjust(left=0.15, right=0.97, bottom=0.14, top=0.91)
+        axes = figure.add_subplot()
+        width = 1 / N_BINS
+        axes.plot([0, 1], [0, 1], linestyle="--", color="#888888", linewidth=1)
+        lefts = [(m - 1) * width for m, _, _, _ in bins]
+        accuracies = [float(acc) for _, _, _, acc in bins]
+        axes.bar(
+            lefts,
+            accuracies,
+            width=width,
+            align="edge",
+            color="#4c78a8",
+            edgecolor="#1f3b5a",
+            linewidth=0.6,
+        )
+        axes.plot(
+            [float(conf) for _, _, conf, _ in bins],
+            accuracies,
+            linestyle="none",
+            marker="o",
+            markersize=3,
+            color="#e45756",
+        )
+        for left, accuracy, (_, n, _, _) in zip(lefts, accuracies, bins, strict=True):
+            axes.text(
+                left + width / 2,
+                accuracy + 0.02,
+                f"n={n}",
+                ha="center",
+                va="bottom",
+                fontsize=7,
+                parse_math=False,
+            )
+        axes.set_xlim(0, 1)
+        axes.set_ylim(0, 1.12)
+        axes.set_xticks([i / N_BINS for i in range(0, N_BINS + 1, 2)])
+        axes.set_yticks([0, 0.25, 0.5, 0.75, 1])
+        axes.set_xlabel("reported confidence (bins of 0.1; dot: mean of the bin)")
+        axes.set_ylabel("soft accuracy (mean correctness)")
+        axes.set_title(title, parse_math=False)
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
+
+
+# An id="..." attribute inside a tag; text nodes cannot match (their "<" is escaped).
+_ID_ATTRIBUTE = re.compile(r'(<[^<>]*?\sid=")([^"]+)(")')
+_ID_REFERENCE = re.compile(r'(url\(#|xlink:href="#|href="#)([^)"]+)')
+
+
+def inline(svg: str, prefix: str) -> str:
+    """The <svg> element alone, for embedding in an HTML page: no XML prolog, and
+    matplotlib's element ids (figure_1, patch_1, ...) prefixed so that several
+    diagrams on one page keep every id unique."""
+    element = svg[svg.index("<svg") :].strip()
+    element = _ID_ATTRIBUTE.sub(lambda m: f"{m[1]}{prefix}-{m[2]}{m[3]}", element)
+    return _ID_REFERENCE.sub(lambda m: f"{m[1]}{prefix}-{m[2]}", element)

@@ -1,0 +1,45 @@
+"""Step 1c (rule cross_check): the verdict on the whole corpus, or every problem.
+
+Joins every partition with the golds and the registry (ro_metrics.corpus.cross_check).
+If any file of the corpus has a problem, the full list goes to the terminal and the
+log, the step exits non-zero and nothing downstream runs, so the published results
+stay as they were. Otherwise it writes its verdict (records.Verdict).
+"""
+
+import sys
+from pathlib import Path
+
+from ro_metrics.contracts.files import step_logger
+from ro_metrics.contracts.records import (
+    read_golds_summary,
+    read_partition_summary,
+    write_verdict,
+)
+from ro_metrics.corpus.cross_check import cross_check, report, unscored_warning
+from ro_metrics.corpus.layout import read_manifest
+
+
+def main(smk) -> None:
+    log = step_logger("cross_check", smk.log[0])
+    result = cross_check(
+        [read_partition_summary(path) for path in smk.input.partitions],
+        smk.input.runs,
+        read_golds_summary(smk.input.golds),
+        read_manifest(smk.input.layout),
+        smk.input.registry_schema,
+        Path(smk.params.corpus),
+        smk.params.benchmark_version,
+        smk.params.strict,
+        smk.params.max_file_bytes,
+    )
+    if result.problems:
+        print(report(result.problems, smk.params.corpus, log), file=sys.stderr)
+        sys.exit(1)
+    if result.unscored:
+        log.warning(unscored_warning(result.unscored))
+    write_verdict(smk.output[0], result.verdict)
+    log.info("%d scored runs checked", result.verdict.n_scored_runs)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,0 +1,170 @@
+"""The layout's rules, checked: the library's layers, and every rule's code inputs.
+
+- scripts/ro_metrics is layered (contracts → formulas → corpus → publishing): a module
+  imports only from its own layer or the layers before it, never a rule script;
+- each rule lists as inputs its script and every library module the script imports,
+  directly or not (so that editing one re-runs the rule), and that list is the one
+  Python's own import scanner (modulefinder) finds.
+"""
+
+import ast
+import re
+from modulefinder import ModuleFinder
+from pathlib import Path
+
+import pytest
+
+from ro_metrics import LAYERS
+from ro_metrics.module_graph import script_modules
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPTS = REPO / "scripts"
+PACKAGE = SCRIPTS / "ro_metrics"
+RULE_SCRIPTS = sorted(SCRIPTS.glob("*.py"))
+RULE_SCRIPT_NAMES = {path.stem for path in RULE_SCRIPTS}
+
+
+def imported_modules(path: Path, search_root: Path) -> set[str]:
+    """Every module name an import statement of the file names (relative ones resolved
+    against the package, so that `from .. import x` cannot slip through)."""
+    names = set()
+    package = ".".join(path.relative_to(search_root).with_suffix("").parts[:-1])
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parent, base] if base else parent)
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def layer_of(module: str) -> int | None:
+    """Rank of a ro_metrics module's layer; None for the package's layer-free modules."""
+    parts = module.split(".")
+    if len(parts) > 1 and parts[1] in LAYERS:
+        return LAYERS.index(parts[1])
+    return None
+
+
+def layering_violations(package_dir: Path, rule_script_names: set[str]) -> list[str]:
+    """Each import of a package module that breaks a rule of the layout."""
+    found = []
+    for path in sorted(package_dir.rglob("*.py")):
+        module = ".".join(path.relative_to(package_dir.parent).with_suffix("").parts)
+        module = module.removesuffix(".__init__")
+        own = layer_of(module)
+        for name in sorted(imported_modules(path, package_dir.parent)):
+            top = name.split(".")[0]
+            if top in rule_script_names:
+                found.append(f"{module} imports the rule script {name}")
+            if top != package_dir.name or name == package_dir.name:
+                continue
+            imported = layer_of(name)
+            if own is None and imported is not None:
+                found.append(f"{module} (layer-free) imports {name}")
+            elif own is not None and imported is not None and imported > own:
+                found.append(f"{module} ({LAYERS[own]}) imports the higher layer {name}")
+    return found
+
+
+def test_no_library_module_imports_a_rule_script_or_a_higher_layer():
+    assert layering_violations(PACKAGE, RULE_SCRIPT_NAMES) == []
+
+
+def test_the_layer_check_catches_an_upward_import_and_a_rule_script_import(tmp_path):
+    package = tmp_path / "ro_metrics"
+    for layer in LAYERS:
+        (package / layer).mkdir(parents=True)
+        (package / layer / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "formulas" / "good.py").write_text("from ro_metrics.contracts import x\n")
+    (package / "contracts" / "bad.py").write_text(
+        "from ro_metrics.publishing.page import render\nfrom ..corpus import layout\n"
+    )
+    (package / "corpus" / "worse.py").write_text("import per_run\n")
+    assert layering_violations(package, {"per_run"}) == [
+        "ro_metrics.contracts.bad (contracts) imports the higher layer ro_metrics.corpus",
+        "ro_metrics.contracts.bad (contracts) imports the higher layer ro_metrics.corpus.layout",
+        "ro_metrics.contracts.bad (contracts) imports the higher layer ro_metrics.publishing.page",
+        "ro_metrics.contracts.bad (contracts) imports the higher layer "
+        "ro_metrics.publishing.page.render",
+        "ro_metrics.corpus.worse imports the rule script per_run",
+    ]
+
+
+def modulefinder_files(script: Path) -> set[str]:
+    """The package files a script loads, as Python's own import scanner finds them."""
+    finder = ModuleFinder(path=[str(script.parent)])
+    finder.run_script(str(script))
+    return {
+        str(Path(module.__file__).resolve())
+        for module in finder.modules.values()
+        if module.__file__ and Path(module.__file__).resolve().is_relative_to(PACKAGE)
+    }
+
+
+@pytest.mark.parametrize("script", RULE_SCRIPTS, ids=lambda path: path.name)
+def test_code_inputs_are_every_module_the_script_imports(script):
+    derived = set(script_modules(script))
+    assert str(script.resolve()) in derived
+    assert derived - {str(script.resolve())} == modulefinder_files(script)
+
+
+def test_code_inputs_follow_an_indirect_import(tmp_path):
+    scripts = tmp_path / "scripts"
+    (scripts / "ro_metrics" / "formulas").mkdir(parents=True)
+    (scripts / "ro_metrics" / "__init__.py").write_text("")
+    (scripts / "ro_metrics" / "formulas" / "__init__.py").write_text("")
+    (scripts / "ro_metrics" / "formulas" / "a.py").write_text("from ro_metrics.formulas import b\n")
+    (scripts / "ro_metrics" / "formulas" / "b.py").write_text("X = 1\n")
+    (scripts / "step.py").write_text("from ro_metrics.formulas.a import b\n")
+    found = script_modules(scripts / "step.py")
+    found = {Path(path).relative_to(scripts).as_posix() for path in found}
+    assert found == {
+        "step.py",
+        "ro_metrics/__init__.py",
+        "ro_metrics/formulas/__init__.py",
+        "ro_metrics/formulas/a.py",
+        "ro_metrics/formulas/b.py",
+    }
+
+
+RULE = re.compile(r"^rule (\w+):\n(.*?)(?=^rule |\Z)", re.M | re.S)
+
+
+def test_every_rule_with_a_script_takes_its_code_inputs_from_that_script():
+    checked = 0
+    for smk in sorted((REPO / "workflow" / "rules").glob("*.smk")):
+        for name, body in RULE.findall(smk.read_text("utf-8")):
+            script = re.search(r'script:\s*"\.\./\.\./scripts/(\w+\.py)"', body)
+            if script is None:
+                continue
+            checked += 1
+            assert f'modules=modules("{script[1]}")' in body, f"rule {name} in {smk.name}"
+    assert checked == len(RULE_SCRIPTS)
+
+
+def test_scripts_top_level_holds_only_rule_scripts():
+    named = set()
+    for smk in (REPO / "workflow" / "rules").glob("*.smk"):
+        named |= set(re.findall(r'"\.\./\.\./scripts/(\w+\.py)"', smk.read_text("utf-8")))
+    assert {path.name for path in RULE_SCRIPTS} == named
+    assert {path.name for path in SCRIPTS.iterdir() if path.is_dir()} - {"__pycache__"} == {
+        "ro_metrics",
+        "tools",
+    }
+
+
+def test_no_sys_path_manipulation_outside_common_smk():
+    places = []
+    for folder in ("scripts", "tests", "workflow"):
+        for path in (REPO / folder).rglob("*"):
+            if path.suffix in {".py", ".smk"} and "__pycache__" not in path.parts:
+                for line in path.read_text("utf-8").splitlines():
+                    if re.search(r"sys\.path\.(insert|append|extend)|sys\.path\s*=", line):
+                        places.append(str(path.relative_to(REPO)))
+    assert places == ["workflow/rules/common.smk"]
