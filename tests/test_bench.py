@@ -4,7 +4,7 @@ import csv
 import subprocess
 import sys
 
-from workflow_runs import REPO
+from support import REPO
 
 BENCH = REPO / "scripts" / "tools" / "bench.py"
 

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from workflow_runs import REPO, SNAKEMAKE
+from support import REPO, SNAKEMAKE
 
 BIN = Path(sys.executable).parent
 

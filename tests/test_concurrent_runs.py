@@ -3,7 +3,7 @@
 import time
 
 from make_demo_corpus import make_corpus
-from workflow_runs import run_workflow, start_workflow, workflow_copy
+from support import run_workflow, start_workflow, workflow_copy
 
 
 def test_second_run_is_refused_while_the_first_holds_the_lock(tmp_path):

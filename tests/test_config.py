@@ -2,7 +2,7 @@
 
 import pytest
 
-from workflow_runs import DEMO_CORPUS, run_workflow, workflow_copy
+from support import DEMO_CORPUS, run_workflow, workflow_copy
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-from workflow_runs import (
+from support import (
     COMMITTED_RESULTS,
     DEMO_CORPUS,
     PUBLISHED,

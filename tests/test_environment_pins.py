@@ -4,7 +4,7 @@ import re
 
 import yaml
 
-from workflow_runs import REPO
+from support import REPO
 
 # conda-forge names of the PyPI packages whose names differ.
 # matplotlib-base is conda-forge's matplotlib without a GUI toolkit, what pip installs.

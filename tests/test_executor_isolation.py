@@ -2,7 +2,7 @@
 
 import re
 
-from workflow_runs import (
+from support import (
     COMMITTED_RESULTS,
     DEMO_CORPUS,
     PUBLISHED,

@@ -15,7 +15,7 @@ import binascii
 import json
 import re
 
-from workflow_runs import corpus_copy, run_workflow, workflow_copy
+from support import corpus_copy, run_workflow, workflow_copy
 
 MARKER = "LEAKPROBE-7f3c9a"
 PUBLIC = {"case_id", "family", "benchmark_version", "case_type"}

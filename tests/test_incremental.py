@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from ro_metrics.corpus.layout import partition_of
-from workflow_runs import corpus_copy, planned_jobs, planned_wildcards, run_workflow, workflow_copy
+from support import corpus_copy, planned_jobs, planned_wildcards, run_workflow, workflow_copy
 
 AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
 AGGREGATES |= {"uncertainty", "build_leaderboard", "publish", "all"}

@@ -9,7 +9,7 @@ import pytest
 
 from make_demo_corpus import make_corpus
 from ro_metrics.publishing.stale_lock import RECORD_NAME
-from workflow_runs import PUBLISHED, run_workflow, start_workflow, workflow_copy
+from support import PUBLISHED, run_workflow, start_workflow, workflow_copy
 
 
 def published(results):

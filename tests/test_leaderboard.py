@@ -16,7 +16,7 @@ from ro_metrics.formulas.ranking import ranked, tie_groups
 from ro_metrics.publishing.leaderboard_page import render_page
 from ro_metrics.publishing.reliability_diagram import diagram_name
 from ro_metrics.publishing.snapshot import earlier_snapshots
-from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS
+from support import COMMITTED_RESULTS, DEMO_CORPUS
 
 
 def subject(subject_id, version, q_final, status="Eligible", n_critical="0"):

@@ -33,9 +33,15 @@ from pathlib import Path
 
 import pytest
 import yaml
-from headless_chromium import chromium, require_chromium
 
-from workflow_runs import COMMITTED_RESULTS, corpus_copy, run_workflow, workflow_copy
+from support import (
+    COMMITTED_RESULTS,
+    chromium,
+    corpus_copy,
+    require_chromium,
+    run_workflow,
+    workflow_copy,
+)
 
 SCREENSHOT_COPY = Path("/tmp/leaderboard-screenshot.png")  # noqa: S108 - for a human to view
 WIDTH, HEIGHT = 1600, 2000

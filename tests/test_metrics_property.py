@@ -33,7 +33,7 @@ from ro_metrics.contracts import tables
 from ro_metrics.contracts.records import PublicGold, ScoredRun
 from ro_metrics.formulas import aggregates
 from ro_metrics.formulas import per_run as per_run_formulas
-from workflow_runs import run_workflow, workflow_copy
+from support import run_workflow, workflow_copy
 
 SAMPLES = Path(__file__).resolve().parent / "data" / "samples"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from workflow_runs import (
+from support import (
     COMMITTED_RESULTS,
     corpus_copy,
     run_workflow,

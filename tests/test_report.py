@@ -20,9 +20,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from headless_chromium import chromium, require_chromium
 
-from workflow_runs import DEMO_CORPUS, PUBLISHED, REPO, run_workflow, workflow_copy
+from support import (
+    DEMO_CORPUS,
+    PUBLISHED,
+    REPO,
+    chromium,
+    require_chromium,
+    run_workflow,
+    workflow_copy,
+)
 
 CAPTIONS = REPO / "workflow" / "report"
 # A caption names its file first, as an rst literal: ``coverage.csv``. The diagrams

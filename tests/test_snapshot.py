@@ -5,7 +5,7 @@ import stat
 
 import pytest
 
-from workflow_runs import PUBLISHED, corpus_copy, run_workflow, tree_digest, workflow_copy
+from support import PUBLISHED, corpus_copy, run_workflow, tree_digest, workflow_copy
 
 SCORING = "scoring/v1.0/atlas-7b/RO-FOUL-001__run-2026-05-12-001__eval-R01.json"
 

@@ -25,7 +25,7 @@ from ro_metrics.publishing.stale_lock import (
     recover_stale_lock,
     stale_lock_files,
 )
-from workflow_runs import run_workflow, start_workflow, workflow_copy
+from support import run_workflow, start_workflow, workflow_copy
 
 REMOVED = re.compile(
     r"^Removed the stale lock of a run that was killed \(pid (\d+), started "
