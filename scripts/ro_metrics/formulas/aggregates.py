@@ -5,6 +5,11 @@ from ro_metrics.contracts.tables import Rows, column, format_metric, groups
 from ro_metrics.formulas import metrics as cm
 
 
+def classification_counts(classifications: list[str]) -> list[int]:
+    """n_pass, n_conditional, n_fail of some runs."""
+    return [classifications.count(name) for name in (cm.PASS, cm.CONDITIONAL, cm.FAIL)]
+
+
 def subject_row(subject_id: str, subject_version: str, runs: Rows, alpha: float) -> list:
     """One row of metrics_per_subject.csv (tables.SUBJECT_COLUMNS)."""
     classifications = column(runs, "classification")
@@ -16,9 +21,7 @@ def subject_row(subject_id: str, subject_version: str, runs: Rows, alpha: float)
         subject_id,
         subject_version,
         len(runs),
-        classifications.count(cm.PASS),
-        classifications.count(cm.CONDITIONAL),
-        classifications.count(cm.FAIL),
+        *classification_counts(classifications),
         cm.n_critical_fails(critical),
         sum(column(runs, "has_recoverable_fail")),
         format_metric(cm.pass_rate(classifications)),
@@ -55,9 +58,7 @@ def family_rows(per_run: Rows) -> list[list]:
                 subject_version,
                 family,
                 len(runs),
-                classifications.count(cm.PASS),
-                classifications.count(cm.CONDITIONAL),
-                classifications.count(cm.FAIL),
+                *classification_counts(classifications),
                 format_metric(cm.pass_rate(classifications)),
                 format_metric(cm.mean_clipped_score(column(runs, "clipped_score"))),
             ]
