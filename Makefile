@@ -1,5 +1,6 @@
 # The two commands of README.md: `make run` (set up + run on the demo corpus) and
-# `make test` (set up + run every test, linters included).
+# `make test` (set up + run every test, linters included); `make test-fast` runs the unit
+# tests only.
 #
 # Two virtual environments: .venv holds only what the workflow needs (Snakemake
 # starts ~0.25 s faster without the test tools and executor plugins installed
@@ -9,7 +10,7 @@ VENV ?= .venv
 TEST_VENV ?= .venv-test
 CORES ?= 4
 
-.PHONY: run test verify bench dag clean-cache
+.PHONY: run test test-fast verify bench dag clean-cache
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +33,11 @@ verify: $(VENV)/.installed
 
 test: $(TEST_VENV)/.installed
 	$(TEST_VENV)/bin/python -m pytest
+
+# The unit tests only (tests/unit/, marker `unit`: nothing starts Snakemake), with a
+# lighter fuzz profile; under a minute. `make test` runs everything.
+test-fast: $(TEST_VENV)/.installed
+	FUZZ_PROFILE=fuzz-quick $(TEST_VENV)/bin/python -m pytest -m unit
 
 # The workflow as users run it: the runtime environment only.
 bench: $(VENV)/.installed

@@ -1,4 +1,4 @@
-"""What the tests share: running the real workflow, and a headless browser.
+"""What the tests share: running the real workflow, a headless browser, a naive metrics oracle.
 
 Workflow runs: each run in its own copy of the workflow. A copy per run keeps
 `.snakemake/` (its lock and metadata) and the cache of one test away from every other
@@ -6,10 +6,17 @@ test and from the developer's own runs.
 
 Browser: Debian's headless Chromium for the tests that look at a page. No Selenium or
 Playwright: `--dump-dom` prints the DOM after the page's scripts ran, `--screenshot`
-writes a PNG. The flags keep it off the (closed) network.
+writes a PNG. The flags keep it off the (closed) network. A minimal DOM (html.parser)
+reads what it rendered.
+
+Naive oracle: an independent reading of aggregated_metrics.md and the hypothesis
+strategies of small corpora, shared by the in-process and the end-to-end property
+tests (last section of this file).
 """
 
+import csv
 import hashlib
+import math
 import os
 import re
 import shutil
@@ -17,13 +24,19 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections import defaultdict
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO_CORPUS = REPO / "demo" / "corpus"
+# Copies of the spec's sample files (response, scoring, gold, registry).
+SAMPLES = REPO / "tests" / "data" / "samples"
 COMMITTED_RESULTS = REPO / "results"
 WORKFLOW_PARTS = ["Snakefile", "workflow", "scripts", "config", "system", "profiles"]
 PUBLISHED = [
@@ -91,6 +104,14 @@ _PLANNED_JOB = re.compile(r"^(?:local)?rule (\w+):\n(?:    .*\n)*?    wildcards:
 _JOB_STATS_ROW = re.compile(r"^(\w+)\s+(\d+)$", re.M)
 
 
+# What a run prints when it removes the lock of a killed run (ro_metrics.publishing.stale_lock).
+STALE_LOCK_REMOVED = re.compile(
+    r"^Removed the stale lock of a run that was killed \(pid (\d+), started "
+    r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d\); continuing\.$",
+    re.M,
+)
+
+
 def planned_jobs(workdir: Path, **config) -> dict[str, int]:
     """Rule name → number of jobs in a dry run's plan (empty if nothing to do)."""
     run = run_workflow(workdir, "--dry-run", **config)
@@ -155,3 +176,545 @@ def chromium(tmp: Path, *args: str, timeout: int = CHROMIUM_TIMEOUT) -> bytes:
             raise AssertionError(f"chromium took more than {timeout} s: {args}") from None
     assert process.returncode == 0, err.decode("utf-8", "replace")[-3000:]
     return out
+
+
+def dump_dom(page: Path, tmp: Path) -> "Element":
+    """The DOM of a page after its scripts ran, parsed."""
+    dom = chromium(tmp, "--dump-dom", page.as_uri()).decode("utf-8")
+    assert "</html>" in dom, dom[-2000:]
+    return parse_html(dom)
+
+
+# A minimal DOM from html.parser, enough to read a page Chromium rendered.
+
+# Secondary annotations a cell may carry after its published value (uncertainty
+# intervals, tie groups, the version under the subject); not part of the value.
+ANNOTATIONS = {"ci", "group-label"}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}  # fmt: skip
+
+
+class Element:
+    def __init__(self, tag: str, attrs: dict, parent: "Element | None"):
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Element | str] = []
+
+    @property
+    def classes(self) -> set[str]:
+        return set((self.attrs.get("class") or "").split())
+
+    def iter(self):
+        yield self
+        for child in self.children:
+            if isinstance(child, Element):
+                yield from child.iter()
+
+    def find_all(self, tag: str, css: str | None = None) -> list["Element"]:
+        return [e for e in self.iter() if e.tag == tag and (css is None or css in e.classes)]
+
+    def one(self, tag: str, css: str | None = None) -> "Element":
+        found = self.find_all(tag, css)
+        assert len(found) == 1, (tag, css, len(found))
+        return found[0]
+
+    def element_children(self, tag: str) -> list["Element"]:
+        return [c for c in self.children if isinstance(c, Element) and c.tag == tag]
+
+    def raw_text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.raw_text() for c in self.children)
+
+    def text(self) -> str:
+        return " ".join(self.raw_text().split())
+
+    def value_text(self) -> str:
+        """The text without the secondary annotations (see ANNOTATIONS)."""
+        parts = [
+            c if isinstance(c, str) else c.value_text()
+            for c in self.children
+            if isinstance(c, str) or not c.classes & ANNOTATIONS
+        ]
+        return " ".join("".join(parts).split())
+
+
+class TreeBuilder(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = self.current = Element("#document", {}, None)
+
+    def handle_starttag(self, tag, attrs):
+        element = Element(tag, dict(attrs), self.current)
+        self.current.children.append(element)
+        if tag not in VOID:
+            self.current = element
+
+    def handle_startendtag(self, tag, attrs):
+        self.current.children.append(Element(tag, dict(attrs), self.current))
+
+    def handle_endtag(self, tag):
+        node = self.current
+        while node.parent is not None and node.tag != tag:
+            node = node.parent
+        if node.parent is not None:
+            self.current = node.parent
+
+    def handle_data(self, data):
+        self.current.children.append(data)
+
+
+def parse_html(html: str) -> Element:
+    builder = TreeBuilder()
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
+def subject_sections(dom: Element) -> list[Element]:
+    """The leaderboard page's sections, one per subject version."""
+    return [s for s in dom.find_all("section", "subject")]
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+# --------------------------------------------------------------------------------------
+# An independent, naive reading of the metrics spec, for the property tests
+# (tests/unit/test_metrics_property.py, tests/workflow/test_metrics_property_workflow.py).
+#
+# Written straight from aggregated_metrics.md with plain Python floats and literal
+# comparisons (the ECE bins as the spec writes them, ``(m-1)/10 <= confidence_unit <
+# m/10``); it imports nothing from scripts/.
+#
+# Rounding rule. The workflow computes every aggregate exactly (rationals) and rounds
+# the nearest float once; the naive side accumulates float errors of a few ulps. The
+# two published texts can therefore only differ when a 4-decimal rounding half-way
+# point lies between the exact value and the naive float, i.e. when the naive float is
+# within a hair of such a point. So each published metric must be
+# ``repr(round(naive, 4))``, or, only when ``naive`` is within 1e-12 of a half-way
+# point, one of the two neighbouring 4-decimal values (within 1e-4 of ``naive``).
+# --------------------------------------------------------------------------------------
+
+
+# Deterministic in CI: the same examples on every run, and no example database.
+settings.register_profile(
+    "metrics-property",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+METRICS_PROFILE = settings.get_profile("metrics-property")
+
+PER_RUN_HEADER = [
+    "subject_id",
+    "subject_version",
+    "case_id",
+    "family",
+    "run_id",
+    "reviewer_id",
+    "scoring_timestamp_utc",
+    "rubric_floor",
+    "rubric_ceiling",
+    "raw_score",
+    "clipped_score",
+    "has_critical_fail",
+    "has_recoverable_fail",
+    "classification",
+    "reported_confidence",
+    "confidence_unit",
+    "correctness",
+]
+SUBJECT_HEADER = [
+    "subject_id",
+    "subject_version",
+    "n_runs",
+    "n_pass",
+    "n_conditional",
+    "n_fail",
+    "n_critical_fails",
+    "n_recoverable_fails",
+    "pass_rate",
+    "mean_clipped_score",
+    "brier",
+    "ece",
+    "alpha",
+    "q_final",
+    "leaderboard_status",
+]
+FAMILY_HEADER = [
+    "subject_id",
+    "subject_version",
+    "family",
+    "n_runs",
+    "n_pass",
+    "n_conditional",
+    "n_fail",
+    "pass_rate_family",
+    "mean_clipped_score_family",
+]
+
+
+# --------------------------------------------------------------------------------------
+# The naive implementation, straight from aggregated_metrics.md.
+# --------------------------------------------------------------------------------------
+
+
+class Metric:
+    """An expected non-integer metric: the naive float, compared by the rounding rule."""
+
+    def __init__(self, value: float):
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Metric({self.value!r})"
+
+
+def naive_classification(clipped, floor, critical, recoverable) -> str:
+    if critical:
+        return "Fail"
+    if recoverable:
+        return "Conditional"
+    if clipped < floor:
+        return "Fail"
+    if clipped >= 10:
+        return "Pass"
+    if clipped >= 7:
+        return "Conditional"
+    return "Fail"
+
+
+def naive_per_run(run: dict) -> dict:
+    raw = 0
+    for score in run["criterion_scores"]:
+        raw += score
+    clipped = raw if raw < run["rubric_ceiling"] else run["rubric_ceiling"]
+    critical = False
+    recoverable = False
+    for severity in run["fail_severities"]:
+        critical = critical or severity == "critical"
+        recoverable = recoverable or severity == "recoverable"
+    return {
+        "subject_id": run["subject_id"],
+        "subject_version": run["subject_version"],
+        "case_id": run["case_id"],
+        "family": run["case_id"][3:7],
+        "run_id": run["run_id"],
+        "reviewer_id": run["reviewer_id"],
+        "scoring_timestamp_utc": run["scoring_timestamp_utc"],
+        "rubric_floor": run["rubric_floor"],
+        "rubric_ceiling": run["rubric_ceiling"],
+        "raw_score": raw,
+        "clipped_score": clipped,
+        "has_critical_fail": critical,
+        "has_recoverable_fail": recoverable,
+        "classification": naive_classification(clipped, run["rubric_floor"], critical, recoverable),
+        "reported_confidence": run["confidence"],
+        "confidence_unit": run["confidence"] / 100,
+        "correctness": float(run["correctness"]),
+    }
+
+
+def in_bin(m: int, confidence_unit: float) -> bool:
+    if m <= 9:
+        return (m - 1) / 10 <= confidence_unit < m / 10
+    return 0.9 <= confidence_unit <= 1.0
+
+
+def naive_ece(rows: list[dict]) -> float:
+    n = len(rows)
+    bins = {m: [] for m in range(1, 11)}
+    for row in rows:
+        members = [m for m in range(1, 11) if in_bin(m, row["confidence_unit"])]
+        assert len(members) == 1, (row["confidence_unit"], members)
+        bins[members[0]].append(row)
+    ece = 0.0
+    for members in bins.values():
+        if not members:
+            continue
+        conf = sum(r["confidence_unit"] for r in members) / len(members)
+        acc = sum(r["correctness"] for r in members) / len(members)
+        ece += len(members) / n * abs(conf - acc)
+    return ece
+
+
+def naive_counts(rows: list[dict]) -> list[int]:
+    classes = [r["classification"] for r in rows]
+    return [len(rows), classes.count("Pass"), classes.count("Conditional"), classes.count("Fail")]
+
+
+def naive_subject_row(subject_id, version, rows, alpha) -> list:
+    n = len(rows)
+    pass_rate = sum(1 for r in rows if r["classification"] == "Pass") / n
+    mean_clipped = sum(r["clipped_score"] for r in rows) / n
+    brier = sum((r["confidence_unit"] - r["correctness"]) ** 2 for r in rows) / n
+    n_critical = sum(1 for r in rows if r["has_critical_fail"])
+    return [
+        subject_id,
+        version,
+        *naive_counts(rows),
+        n_critical,
+        sum(1 for r in rows if r["has_recoverable_fail"]),
+        Metric(pass_rate),
+        Metric(mean_clipped),
+        Metric(brier),
+        Metric(naive_ece(rows)),
+        Metric(float(alpha)),
+        Metric(alpha * pass_rate + (1 - alpha) * (mean_clipped / 12)),
+        "Disqualified" if n_critical > 0 else "Eligible",
+    ]
+
+
+def naive_family_row(subject_id, version, family, rows) -> list:
+    n = len(rows)
+    return [
+        subject_id,
+        version,
+        family,
+        *naive_counts(rows),
+        Metric(sum(1 for r in rows if r["classification"] == "Pass") / n),
+        Metric(sum(r["clipped_score"] for r in rows) / n),
+    ]
+
+
+def naive_tables(runs: list[dict], alpha):
+    """(per-run rows, subject rows, family rows) in the published order."""
+    per_run = sorted(
+        (naive_per_run(run) for run in runs),
+        key=lambda r: (r["subject_id"], r["case_id"], r["run_id"], r["reviewer_id"]),
+    )
+    by_version = defaultdict(list)
+    by_family = defaultdict(list)
+    for row in per_run:
+        by_version[(row["subject_id"], row["subject_version"])].append(row)
+        by_family[(row["subject_id"], row["family"], row["subject_version"])].append(row)
+    subjects = [
+        naive_subject_row(subject_id, version, by_version[(subject_id, version)], alpha)
+        for subject_id, version in sorted(by_version)
+    ]
+    families = [
+        naive_family_row(subject_id, version, family, by_family[(subject_id, family, version)])
+        for subject_id, family, version in sorted(by_family)
+    ]
+    return per_run, subjects, families
+
+
+def per_run_cells(row: dict) -> list:
+    return [
+        row[column] if column not in ("confidence_unit", "correctness") else Metric(row[column])
+        for column in PER_RUN_HEADER
+    ]
+
+
+# --------------------------------------------------------------------------------------
+# Comparison.
+# --------------------------------------------------------------------------------------
+
+
+def near_half_way(value: float) -> bool:
+    half_way = (math.floor(value * 10_000) + 0.5) / 10_000
+    return abs(value - half_way) <= 1e-12
+
+
+def assert_metric(published: str, naive: float, where: str) -> None:
+    assert isinstance(published, str), (where, published)
+    if published == repr(round(naive, 4)):
+        return
+    # Exact rational (workflow) and float accumulation (naive) may sit on either side of a
+    # half-way point; only then may the rounded texts differ, by one unit of 1e-4.
+    assert near_half_way(naive), (where, published, naive)
+    assert abs(float(published) - naive) <= 1e-4, (where, published, naive)
+    assert published == repr(round(float(published), 4)), (where, published)
+
+
+def assert_rows(actual: list, expected: list, *, as_text: bool, table: str) -> None:
+    assert len(actual) == len(expected), (table, len(actual), len(expected))
+    for index, (got, want) in enumerate(zip(actual, expected, strict=True)):
+        assert len(got) == len(want), (table, index, got)
+        for column, (cell, wanted) in enumerate(zip(got, want, strict=True)):
+            where = f"{table} row {index} column {column}: {want[:3]}"
+            if isinstance(wanted, Metric):
+                # Published 4-decimal metrics are text already; per-run floats are floats.
+                text = cell if isinstance(cell, str) else repr(cell)
+                if not as_text and not isinstance(cell, str):
+                    assert type(cell) is float, (where, cell)
+                if table == "per_run":
+                    assert text == repr(wanted.value), (where, text, wanted)
+                else:
+                    assert_metric(text, wanted.value, where)
+            elif as_text:
+                text = ("True" if wanted else "False") if isinstance(wanted, bool) else str(wanted)
+                assert cell == text, (where, cell, wanted)
+            else:
+                assert type(cell) is type(wanted), (where, cell, wanted)
+                assert cell == wanted, (where, cell, wanted)
+
+
+def assert_existence(runs, subject_rows, family_rows) -> None:
+    """A version row iff it has a run; a (version, family) row iff it has a run there."""
+    with_runs = {(r["subject_id"], r["subject_version"]) for r in runs}
+    family_with_runs = {(r["subject_id"], r["subject_version"], r["case_id"][3:7]) for r in runs}
+    assert {(row[0], row[1]) for row in subject_rows} == with_runs
+    assert {(row[0], row[1], row[2]) for row in family_rows} == family_with_runs
+    assert len(subject_rows) == len(with_runs)
+    assert len(family_rows) == len(family_with_runs)
+
+
+# --------------------------------------------------------------------------------------
+# Strategies.
+# --------------------------------------------------------------------------------------
+
+FAMILIES = ("OXID", "SCAL", "FOUL", "MECH", "NOWE")
+# Slugs whose order exercises '-' < digits < '_' < letters.
+SUBJECT_IDS = ("ab", "ab-c", "ab2", "ab_c", "zeta-13b")
+# subject_version is free text: values a CSV reader could take for numbers, missing
+# values or separators must come back as the same text.
+VERSIONS = ("v1", "v2-20251001", "NA", "1.0", "null", "v,comma", 'q"uote', "snap shot", "é-1")
+TIMESTAMPS = ("2026-05-13T10:38:10Z", "2026-05-14T00:00:00.25Z")
+BIN_EDGES = (0, 9, 10, 30, 90, 99, 100)
+
+case_ids = st.builds(
+    "RO-{}-{:03d}".format, st.sampled_from(FAMILIES), st.integers(min_value=1, max_value=12)
+)
+
+
+@st.composite
+def gold_bounds(draw):
+    floor = draw(st.integers(min_value=0, max_value=11))
+    ceiling = draw(st.integers(min_value=max(floor, 1), max_value=12))
+    return floor, ceiling
+
+
+confidences = st.one_of(st.sampled_from(BIN_EDGES), st.integers(min_value=0, max_value=100))
+# Three runs in four without automatic fail, so that not every version is disqualified.
+severities = st.one_of(
+    st.just([]),
+    st.just([]),
+    st.just([]),
+    st.lists(st.sampled_from(["critical", "recoverable"]), min_size=1, max_size=3),
+)
+# Mostly high scores, so that Pass, Conditional and the floor all show up.
+criterion_scores = st.lists(st.sampled_from([0, 1, 2, 2, 2]), min_size=6, max_size=6)
+alphas = st.one_of(
+    st.sampled_from([0, 1, 0.0, 1.0, 0.5]),
+    st.floats(min_value=0, max_value=1, allow_nan=False),
+)
+
+
+@st.composite
+def corpora(
+    draw, max_subjects=3, min_runs_per_subject=1, max_runs_per_subject=30, with_unscored=False
+):
+    """Scored runs (see step_one_output for the shape step 2 consumes), plus the registry.
+
+    Returns (runs, registry, golds, unscored): registry maps subject_id to its versions
+    (some may have no run), golds case_id to (floor, ceiling), unscored lists responses
+    without a scoring as (subject_id, version, case_id, run_id, confidence).
+    """
+    golds = draw(st.dictionaries(case_ids, gold_bounds(), min_size=1, max_size=8))
+    case_list = sorted(golds)
+    subject_ids = draw(
+        st.lists(st.sampled_from(SUBJECT_IDS), min_size=1, max_size=max_subjects, unique=True)
+    )
+    registry, runs, unscored = {}, [], []
+    for subject_id in subject_ids:
+        versions = draw(st.lists(st.sampled_from(VERSIONS), min_size=1, max_size=3, unique=True))
+        registry[subject_id] = versions
+        specs = draw(
+            st.lists(
+                st.tuples(
+                    st.sampled_from(case_list),
+                    st.integers(min_value=12, max_value=13),  # day of the run
+                    st.integers(min_value=1, max_value=5),  # run number
+                    st.booleans() if with_unscored else st.just(True),
+                ),
+                min_size=min_runs_per_subject,
+                max_size=max_runs_per_subject,
+                unique_by=lambda spec: spec[:3],
+            )
+        )
+        for case_id, day, number, scored in specs:
+            version = draw(st.sampled_from(versions))
+            run_id = f"run-2026-05-{day:02d}-{number:03d}"
+            confidence = draw(confidences)
+            if not (scored or draw(st.booleans())):
+                unscored.append((subject_id, version, case_id, run_id, confidence))
+                continue
+            floor, ceiling = golds[case_id]
+            runs.append(
+                {
+                    "subject_id": subject_id,
+                    "subject_version": version,
+                    "case_id": case_id,
+                    "run_id": run_id,
+                    "reviewer_id": draw(st.sampled_from(["R01", "R02"])),
+                    "scoring_timestamp_utc": draw(st.sampled_from(TIMESTAMPS)),
+                    "rubric_floor": floor,
+                    "rubric_ceiling": ceiling,
+                    "criterion_scores": draw(criterion_scores),
+                    "fail_severities": draw(severities),
+                    "confidence": confidence,
+                    "correctness": draw(st.sampled_from([0, 0.5, 1, 0.0, 1.0])),
+                }
+            )
+    return runs, registry, golds, unscored
+
+
+def edge_corpus():
+    """A fixed corpus through every bin edge and every classification branch.
+
+    Every confidence of BIN_EDGES with every correctness; the classification order
+    (critical before recoverable before floor before the thresholds 10 and 7), the
+    clipping by a ceiling below 10, an eligible and a disqualified version, a version
+    registered without runs, unscored responses, and versions that look like a number
+    or a missing value.
+    """
+    golds = {"RO-OXID-001": (0, 12), "RO-SCAL-002": (8, 12), "RO-NOWE-003": (3, 9)}
+    registry = {"ab": ["v1", "NA", "never-run"], "ab-c": ["1.0"]}
+    shapes = [
+        # (case_id, criterion scores, fail severities), classification in the comment
+        ("RO-OXID-001", [2, 2, 2, 2, 2, 2], []),  # 12: Pass
+        ("RO-OXID-001", [2, 2, 2, 2, 2, 0], []),  # 10: Pass
+        ("RO-OXID-001", [2, 2, 2, 2, 1, 0], []),  # 9: Conditional
+        ("RO-OXID-001", [2, 2, 2, 1, 0, 0], []),  # 7: Conditional
+        ("RO-OXID-001", [2, 2, 2, 0, 0, 0], []),  # 6: Fail
+        ("RO-SCAL-002", [2, 2, 2, 1, 0, 0], []),  # 7 < floor 8: Fail
+        ("RO-SCAL-002", [2, 2, 2, 2, 2, 2], ["recoverable"]),  # Conditional
+        ("RO-NOWE-003", [2, 2, 2, 2, 2, 2], []),  # clipped to 9: Conditional
+        ("RO-NOWE-003", [1, 1, 0, 0, 0, 0], ["recoverable"]),  # below floor: Conditional
+    ]
+    runs, unscored = [], []
+    for index, confidence in enumerate(BIN_EDGES):
+        for offset, correctness in enumerate([0, 0.5, 1]):
+            case_id, scores, fails = shapes[(index + offset) % len(shapes)]
+            subject_id, version = [("ab", "v1"), ("ab", "NA"), ("ab-c", "1.0")][offset]
+            if subject_id == "ab-c" and index == 0:
+                fails = ["recoverable", "critical"]  # critical wins: Fail, disqualified
+            runs.append(
+                {
+                    "subject_id": subject_id,
+                    "subject_version": version,
+                    "case_id": case_id,
+                    "run_id": f"run-2026-05-12-{index * 3 + offset + 1:03d}",
+                    "reviewer_id": "R01",
+                    "scoring_timestamp_utc": TIMESTAMPS[0],
+                    "rubric_floor": golds[case_id][0],
+                    "rubric_ceiling": golds[case_id][1],
+                    "criterion_scores": scores,
+                    "fail_severities": fails,
+                    "confidence": confidence,
+                    "correctness": correctness,
+                }
+            )
+    unscored.append(("ab", "v1", "RO-OXID-001", "run-2026-05-13-001", 100))
+    unscored.append(("ab-c", "1.0", "RO-SCAL-002", "run-2026-05-13-001", 0))
+    return runs, registry, golds, unscored
+
+
+def read_csv_rows(path: Path) -> tuple[list[str], list[list[str]]]:
+    raw = path.read_bytes()
+    assert not raw.startswith(b"\xef\xbb\xbf")
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    return rows[0], rows[1:]

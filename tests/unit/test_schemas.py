@@ -16,7 +16,6 @@ import filecmp
 import functools
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import fastjsonschema
@@ -25,10 +24,9 @@ import pytest
 import yaml
 
 from ro_metrics.corpus.decoding import inline_definitions
+from support import REPO, SAMPLES
 
-REPO = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = REPO / "system" / "schemas" / "v1.0"
-SAMPLES = Path(__file__).resolve().parent / "data" / "samples"
 SHARED_SAMPLES = REPO.parent / "shared" / "spec" / "samples"
 
 SAMPLE_FILES = {

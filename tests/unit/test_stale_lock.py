@@ -1,18 +1,17 @@
-"""The lock of a killed run is removed by the next run, and nothing else ever is."""
+"""The lock of a killed run is removed by the next run, and nothing else ever is.
+
+In the real workflow: tests/workflow/test_stale_lock_workflow.py.
+"""
 
 import json
 import os
-import re
-import signal
 import subprocess
 import sys
 import time
 from types import SimpleNamespace
 
 import psutil
-import pytest
 
-from make_demo_corpus import make_corpus
 from ro_metrics.publishing import stale_lock
 from ro_metrics.publishing.stale_lock import (
     RECORD_NAME,
@@ -25,13 +24,8 @@ from ro_metrics.publishing.stale_lock import (
     recover_stale_lock,
     stale_lock_files,
 )
-from support import run_workflow, start_workflow, workflow_copy
+from support import STALE_LOCK_REMOVED as REMOVED
 
-REMOVED = re.compile(
-    r"^Removed the stale lock of a run that was killed \(pid (\d+), started "
-    r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d\); continuing\.$",
-    re.M,
-)
 ME = psutil.Process()
 
 
@@ -283,51 +277,3 @@ def test_a_record_replaced_by_another_run_is_not_removed_at_exit(tmp_path, monke
     [(remove, *arguments)] = at_exit
     remove(*arguments)
     assert OwnerRecord.from_json((tmp_path / RECORD_NAME).read_bytes()) == other
-
-
-# The workflow
-
-
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
-    corpus = tmp_path_factory.mktemp("stale-lock") / "corpus"
-    make_corpus(corpus, size="M")  # ~30,000 files: a run lasts a few seconds
-    return corpus
-
-
-def test_a_killed_run_is_refused_while_alive_and_recovered_once_dead(corpus, tmp_path):
-    workdir = workflow_copy(tmp_path / "workflow")
-    record = workdir / ".snakemake" / RECORD_NAME
-    first = start_workflow(workdir, corpus=corpus, results="out")
-    try:
-        deadline = time.monotonic() + 120
-        while not record.exists():
-            assert first.poll() is None and time.monotonic() < deadline, "no owner record"
-            time.sleep(0.01)
-        # Stopped, the owner is alive: its lock must stand.
-        os.killpg(first.pid, signal.SIGSTOP)
-        assert json.loads(record.read_text())["pid"] == first.pid
-        second = run_workflow(workdir, corpus=corpus, results="out")
-        assert second.returncode != 0
-        assert "LockException" in second.output, second.output
-        assert "stale lock" not in second.output
-    finally:
-        if first.poll() is None:
-            os.killpg(first.pid, signal.SIGKILL)
-        first.wait()
-    assert any((workdir / ".snakemake/locks").glob("*.lock"))
-
-    dry = run_workflow(workdir, "--dry-run", corpus=corpus, results="out")
-    assert f"The stale lock of a run that was killed (pid {first.pid}," in dry.output
-    assert any((workdir / ".snakemake/locks").glob("*.lock"))
-
-    rerun = run_workflow(workdir, corpus=corpus, results="out")
-    assert rerun.returncode == 0, rerun.output
-    assert [int(pid) for pid in REMOVED.findall(rerun.output)] == [first.pid], rerun.output
-    assert "LockException" not in rerun.output
-    # A run that ends normally leaves neither lock nor record behind.
-    assert not list((workdir / ".snakemake").glob("locks/*"))
-    assert not record.exists()
-    again = run_workflow(workdir, corpus=corpus, results="out")
-    assert again.returncode == 0 and "Nothing to be done" in again.output, again.output
-    assert "stale lock" not in again.output

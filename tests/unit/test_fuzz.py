@@ -28,12 +28,13 @@ Profiles (registered here, applied only to the tests of this file):
 
 - ``fuzz-ci`` (default): derandomized (the same examples on every run), no example
   database, no deadline, 300 examples per test; the file runs in about a minute.
+- ``fuzz-quick``: ``fuzz-ci`` with 30 examples per test, for ``make test-fast``;
 - ``fuzz-long``: a randomized campaign of 20,000 examples per test, for example::
 
-      FUZZ_PROFILE=fuzz-long .venv-test/bin/python -m pytest tests/test_fuzz.py \\
+      FUZZ_PROFILE=fuzz-long .venv-test/bin/python -m pytest tests/unit/test_fuzz.py \\
           --hypothesis-show-statistics -x
 
-  ``FUZZ_EXAMPLES=N`` overrides the number of examples of either profile. A failure
+  ``FUZZ_EXAMPLES=N`` overrides the number of examples of any profile. A failure
   prints the shrunk input and a ``@reproduce_failure`` blob.
 """
 
@@ -73,9 +74,8 @@ from ro_metrics.corpus.decoding import (
 from ro_metrics.corpus.golds import load_golds
 from ro_metrics.corpus.layout import REGISTRY, Entry
 from ro_metrics.corpus.partition import FileChecker
+from support import REPO, SAMPLES
 
-REPO = Path(__file__).resolve().parents[1]
-SAMPLES = REPO / "tests" / "data" / "samples"
 DEMO = REPO / "demo" / "corpus"
 SCHEMAS = REPO / "system" / "schemas" / "v1.0"
 RESPONSE_SCHEMA = SCHEMAS / "response.schema.json"
@@ -100,6 +100,7 @@ _COMMON = {
     ],
 }
 settings.register_profile("fuzz-ci", derandomize=True, max_examples=300, **_COMMON)
+settings.register_profile("fuzz-quick", derandomize=True, max_examples=30, **_COMMON)
 settings.register_profile("fuzz-long", derandomize=False, max_examples=20_000, **_COMMON)
 PROFILE_NAME = os.environ.get("FUZZ_PROFILE", "fuzz-ci")
 FUZZ = settings(

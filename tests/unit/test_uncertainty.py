@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from ro_metrics.contracts.vocabulary import FAMILIES
 from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas import uncertainty as un
+from support import COMMITTED_RESULTS, read_csv
 
 Z95 = 1.959963984540054
 
@@ -603,3 +604,16 @@ def test_exact_product_in_floating_point_equals_the_integer_product():
     assert un._exact_product(weights, table).tolist() == (weights @ table).tolist()
     huge = np.full((300, 2), 2**45, dtype=np.int64)  # beyond the bound: int64 path
     assert un._exact_product(weights, huge).tolist() == (weights @ huge).tolist()
+
+
+# --- The published table -------------------------------------------------------------
+
+
+def test_committed_intervals_contain_their_estimates():
+    for row in read_csv(COMMITTED_RESULTS / "uncertainty.csv"):
+        key = (row["subject_id"], row["subject_version"], row["metric"])
+        if row["ci_low"]:
+            low, high = float(row["ci_low"]), float(row["ci_high"])
+            assert low <= high, key
+            if key[2] in {"pass_rate", "critical_fail_rate", "rank"}:
+                assert low <= float(row["estimate"]) <= high, key

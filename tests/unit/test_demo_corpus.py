@@ -19,8 +19,8 @@ import pytest
 import yaml
 
 import make_demo_corpus as gen
+from support import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "demo" / "corpus"
 SCHEMA_DIR = REPO / "system" / "schemas" / "v1.0"
 V = "v1.0"

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "tools" / "check_results_commits.py"
+from support import REPO
+
+SCRIPT = REPO / "scripts" / "tools" / "check_results_commits.py"
 
 CSV_REASON = (
     "changes published CSV(s) without changing any input of the corpus, "
