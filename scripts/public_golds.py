@@ -22,6 +22,8 @@ def main(smk) -> None:
         smk.params.max_file_bytes,
     )
     write_golds_summary(smk.output[0], result)
+    for path in result.ignored:
+        log.debug("%s: not a gold (only *_gold.md files are), not read", path)
     log.info(
         "%d gold files, %d usable, %d problems",
         result.n_files,

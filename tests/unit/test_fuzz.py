@@ -346,8 +346,9 @@ def _is_formula(value) -> bool:
     return isinstance(value, str) and value.startswith(FORMULA_STARTS)
 
 
-def _strict_int(value) -> bool:
-    return type(value) is int
+def _integral(value) -> bool:
+    """An integer as JSON Schema and the benchmark count it: 78 and 78.0, not 78.5 or true."""
+    return type(value) is int or (type(value) is float and value.is_integer())
 
 
 def path_ids(relative: str) -> dict:
@@ -379,7 +380,7 @@ def judge_file(relative: str, raw: bytes):
     if is_response:
         ok = (
             all(document[key] == ids[key] for key in ("subject_id", "case_id", "run_id"))
-            and _strict_int(document["confidence"])
+            and _integral(document["confidence"])
             and not _is_formula(document["subject_version"])
         )
     else:
@@ -387,7 +388,7 @@ def judge_file(relative: str, raw: bytes):
         ok = (
             all(ref[key] == ids[key] for key in ("subject_id", "case_id", "run_id"))
             and document["reviewer_id"] == ids["reviewer_id"]
-            and all(_strict_int(document["criterion_scores"][c]["score"]) for c in CRITERIA)
+            and all(_integral(document["criterion_scores"][c]["score"]) for c in CRITERIA)
             and not _is_formula(document["reviewer_id"])
             and not _is_formula(ref["subject_version"])
         )
@@ -432,9 +433,9 @@ def judge_gold(relative: str, raw: bytes):
         document["case_id"] == case_id
         and document["family"] == case_id.split("-")[1]
         and document["benchmark_version"] == VERSION
-        and _strict_int(document["rubric_floor"])
-        and _strict_int(document["rubric_ceiling"])
-        and document["rubric_floor"] <= document["rubric_ceiling"]
+        and _integral(document["rubric_floor"])
+        and _integral(document["rubric_ceiling"])
+        and document["rubric_floor"] < document["rubric_ceiling"]
     )
     return (VALID if ok else INVALID), document
 
@@ -503,7 +504,26 @@ def judge_registry(raw: bytes):
         versions = [version["subject_version"] for version in subject["versions"]]
         ok = ok and len(set(versions)) == len(versions)
         ok = ok and not any(_is_formula(version) for version in versions)
+        if subject["kind"] == "llm":
+            ok = ok and all(_llm_version_ok(subject["subject_id"], v) for v in subject["versions"])
     return (VALID if ok else INVALID), document
+
+
+def _llm_version_ok(subject_id: str, version: dict) -> bool:
+    """validation-rules.md § Registry, the four rules for versions of kind llm."""
+    policy = version.get("sampling_policy")
+    if policy is None:
+        return False
+    if policy["kind"] == "classic" and "reasoning_effort" in policy:
+        return False
+    name = version["subject_version"]
+    if name == subject_id and version.get("provider_pins_id") is not True:
+        return False
+
+    def as_read(text):
+        return text.lower().replace(".", "-").replace("_", "-")
+
+    return as_read(subject_id.split("-")[0]) in as_read(name)
 
 
 # --------------------------------------------------------------------------
@@ -832,8 +852,33 @@ FIELD_VALUES = {
     "type": ["generic", "case_specific", "other"],
     "track": ["classic", "reasoning", "fast"],
     "case_type": ["Closed", "Semi-closed", "Open", "Ambiguous", "closed"],
-    "timestamp_utc": ["2026-02-30T00:00:00Z", "2026-05-12T24:00:00Z", "2026-05-12T14:23:55.5Z"],
-    "scoring_timestamp_utc": ["2026-05-13T10:38:10+00:00", "2026-05-13T10:38:10.001Z"],
+    "timestamp_utc": [
+        "2026-02-30T00:00:00Z",
+        "2026-05-12T24:00:00Z",
+        "2026-05-12T14:23:55.5Z",
+        "2026-05-12T14:23:55+05:30",
+        "2026-05-12t14:23:55z",
+        "2026-05-12T14:23:55+0530",
+        "2026-05-12 14:23:55Z",
+    ],
+    "scoring_timestamp_utc": [
+        "2026-05-13T10:38:10+00:00",
+        "2026-05-13T10:38:10.001Z",
+        "2026-05-13T10:38:10-00:00",
+        "2026-05-13T10:38:10+24:00",
+    ],
+    # Strings the benchmark requires to be non-empty, and an empty one.
+    "evaluation_id": ["", "ev-1", "x"],
+    "justification": ["", "j"],
+    "reference": ["", "GEN-01"],
+    "hypothesis": ["", "h"],
+    "datum": ["", "d"],
+    "action": ["", "a"],
+    "rationale": ["", "r"],
+    "description": ["", "d"],
+    "served_model": ["", "m"],
+    "gold_author_id": ["", "A01"],
+    "provider": ["", "p"],
     "kind": ["llm", "expert_system", "committee", "robot", "classic", "reasoning"],
     "access_type": ["api", "manual", "ftp"],
     "registered_at": ["2026-05-12", "2026-13-01", "12/05/2026"],
@@ -1193,6 +1238,8 @@ def hostile_registry(draw, family: str):
     if family == "tree":
         mutation = draw(st.sampled_from([_wrong_type, _wrong_value, _missing_key, _extra_key]))
         mutated = mutation(draw, document)
+    elif family == "llm-rules":
+        mutated = _llm_rule_mutation(draw, document)
     else:  # deep-nesting, written as YAML flow collections
         depth = draw(st.sampled_from(DEPTHS) | st.integers(1, 2000))
         mutated = _at_some_path(draw, document, "__NESTED__")
@@ -1206,11 +1253,55 @@ def hostile_registry(draw, family: str):
 # Share of the profile's examples: a registry thousands of levels deep costs PyYAML
 # about 0.1 s to refuse (its scanner looks up to 1,024 characters ahead at every
 # level, and the composer stops at MAX_JSON_DEPTH).
+def _llm_rule_mutation(draw, document):
+    """One or two changes aimed at the rules for versions of kind llm (validation-rules.md):
+    the registry may stay valid or break one rule; the oracle decides which."""
+    target = copy.deepcopy(document)
+    for _ in range(draw(st.integers(1, 2))):
+        subject = draw(st.sampled_from(target["subjects"]))
+        version = draw(st.sampled_from(subject["versions"]))
+        change = draw(
+            st.sampled_from(
+                ["kind", "no-policy", "effort", "alias", "pinned-alias", "family", "policy"]
+            )
+        )
+        if change == "kind":
+            subject["kind"] = draw(st.sampled_from(["llm", "expert_system", "committee"]))
+        elif change == "no-policy":
+            version.pop("sampling_policy", None)
+        elif change == "effort":
+            version["sampling_policy"] = {
+                "kind": draw(st.sampled_from(["classic", "reasoning"])),
+                "reasoning_effort": draw(st.sampled_from(["minimal", "low", "medium", "high"])),
+            }
+        elif change in ("alias", "pinned-alias"):
+            version["subject_version"] = subject["subject_id"]
+            if change == "pinned-alias":
+                version["provider_pins_id"] = draw(st.sampled_from([True, False]))
+        elif change == "family":
+            token = subject["subject_id"].split("-")[0]
+            version["subject_version"] = draw(
+                st.sampled_from(
+                    [
+                        f"{token.upper()}-2026-01-01",
+                        f"{token.replace('-', '_')}_v2",
+                        f"x.{token}.y",
+                        "other-model-2026",
+                        f"{token[:-1]}-2026" if len(token) > 1 else "z-2026",
+                    ]
+                )
+            )
+        else:
+            version["sampling_policy"] = {"kind": draw(st.sampled_from(["classic", "reasoning"]))}
+    return target
+
+
 REGISTRY_FAMILIES = {
     "truncation": 1,
     "byte-noise": 1,
     "yaml-values": 1,
     "tree": 1,
+    "llm-rules": 1,
     "deep-nesting": 1 / 15,
 }
 
@@ -1231,6 +1322,7 @@ test_hostile_registry_truncation = _registry_test("truncation")
 test_hostile_registry_byte_noise = _registry_test("byte-noise")
 test_hostile_registry_yaml_values = _registry_test("yaml-values")
 test_hostile_registry_tree = _registry_test("tree")
+test_hostile_registry_llm_rules = _registry_test("llm-rules")
 test_hostile_registry_deep_nesting = _registry_test("deep-nesting")
 
 
@@ -1300,44 +1392,58 @@ def test_every_nesting_depth_around_the_limit_is_a_problem(corpus, kind):
         assert any(TOO_DEEP in problem for problem in problems) == too_deep, (depth, problems)
 
 
-# A member the schema leaves open (a "notes" member is added after `after`), and the
-# depth of the object that holds it.
-OPEN_MEMBERS = {
-    # criterion_scores.main_hypothesis: the format does not close a criterion score.
-    "scoring": (SCORINGS[0], b'"score": 2,', 3),
-    # accepted_main_hypotheses[0]
-    "gold": (GOLDS[0], b'"hypothesis": "(private)",', 3),
+# Every object is closed (validation-rules.md), so an extra "notes" member is a schema
+# problem at any depth up to the limit, and only the nesting problem beyond it (a file
+# that deep is not decoded). `after` is where the member goes, `parent` the depth of the
+# object that holds it.
+CLOSED_MEMBERS = {
+    "scoring": (
+        SCORINGS[0],
+        b'"score": 2,',
+        3,
+        "criterion_scores.main_hypothesis: Additional properties are not allowed "
+        "('notes' was unexpected)",
+    ),
+    "gold": (
+        GOLDS[0],
+        b'"hypothesis": "(private)",',
+        3,
+        "accepted_main_hypotheses.0: breaks the schema's 'additionalProperties' rule "
+        "(False); value not shown (private)",
+    ),
 }
 
 
-@pytest.mark.parametrize("kind", sorted(OPEN_MEMBERS))
-def test_nesting_up_to_the_limit_is_accepted_where_the_schema_allows_it(corpus, kind):
-    (relative, raw), after, parent = OPEN_MEMBERS[kind]
+@pytest.mark.parametrize("kind", sorted(CLOSED_MEMBERS))
+def test_nesting_limit_holds_inside_closed_objects(corpus, kind):
+    (relative, raw), after, parent, extra = CLOSED_MEMBERS[kind]
     assert after in raw
 
     def with_notes(depth):
         return raw.replace(after, after + b' "notes": ' + _nested(depth, "mixed") + b",", 1)
 
-    assert _problems(corpus, kind, relative, with_notes(MAX_JSON_DEPTH - parent)) == []
+    assert _problems(corpus, kind, relative, with_notes(MAX_JSON_DEPTH - parent)) == [extra]
     problems = _problems(corpus, kind, relative, with_notes(MAX_JSON_DEPTH - parent + 1))
     assert problems == [f"{TOO_DEEP} of arrays and objects"], problems
 
 
-def test_registry_nesting_up_to_the_limit_is_accepted(corpus):
-    """Subjects are open mappings: root, subjects, a subject, then the member's value."""
+def test_registry_nesting_limit_holds_inside_closed_mappings(corpus):
+    """Root, subjects, a subject, then the member's value: an extra member is a schema
+    problem up to the limit, the nesting problem beyond it."""
     raw = REGISTRIES[0][1]
     old = b"\n    kind: "
     assert raw.count(old) >= 1
+    extra = "subjects.0: Additional properties are not allowed ('notes' was unexpected)"
     for depth, flow in [(MAX_JSON_DEPTH - 3, "list"), (MAX_JSON_DEPTH - 3, "object")]:
         value = _nested(depth, flow).replace(b'"a"', b"a")
         _, problems = check_registry(corpus, raw.replace(old, b"\n    notes: " + value + old, 1))
-        assert problems == [], (flow, problems)
+        assert problems == [extra], (flow, problems)
         value = _nested(depth + 1, flow).replace(b'"a"', b"a")
         _, problems = check_registry(corpus, raw.replace(old, b"\n    notes: " + value + old, 1))
         assert len(problems) == 1 and problems[0].startswith(f"{TOO_DEEP} of mappings"), problems
     block = b"".join(b"  " * (4 + level) + b"- \n" for level in range(MAX_JSON_DEPTH - 3))
     _, problems = check_registry(corpus, raw.replace(old, b"\n    notes:\n" + block + old[1:], 1))
-    assert problems == [], problems
+    assert problems == [extra], problems
 
 
 @pytest.mark.parametrize(

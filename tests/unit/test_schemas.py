@@ -283,8 +283,13 @@ INVALID: list[Any] = [
     ("response", "timestamp-space", [setting("timestamp_utc", "2026-05-12 14:23:55Z")]),
     (
         "response",
-        "timestamp-offset",
-        [setting("timestamp_utc", "2026-05-12T14:23:55+00:00")],
+        "timestamp-offset-without-colon",
+        [setting("timestamp_utc", "2026-05-12T14:23:55+0000")],
+    ),
+    (
+        "response",
+        "timestamp-offset-hour-24",
+        [setting("timestamp_utc", "2026-05-12T14:23:55+24:00")],
     ),
     (
         "response",
@@ -482,6 +487,56 @@ INVALID: list[Any] = [
         [setting(f"{GPT5}.sampling_policy.kind", "turbo")],
     ),
     ("registry", "sampling-kind-missing", [deleting(f"{GPT5}.sampling_policy.kind")]),
+    # validation-rules.md: every object is closed, every named string non-empty.
+    ("evaluation", "criterion-extra-member", [setting(f"{CS}.notes", "x")]),
+    ("gold", "hypothesis-empty", [setting("accepted_main_hypotheses.0.hypothesis", "")]),
+    ("gold", "hypothesis-extra-member", [setting("accepted_main_hypotheses.0.note", "x")]),
+    ("gold", "anchor-empty", [setting("accepted_main_hypotheses.0.semantic_anchors", [""])]),
+    ("gold", "key-signal-empty", [setting("expected_key_signals", [""])]),
+    ("gold", "non-ignorable-empty", [setting("non_ignorable_signals", [""])]),
+    ("gold", "datum-empty", [setting("accepted_requested_data.0.datum", "")]),
+    ("gold", "datum-anchors-none", [setting("accepted_requested_data.0.semantic_anchors", [])]),
+    ("gold", "datum-anchor-empty", [setting("accepted_requested_data.0.semantic_anchors", [""])]),
+    ("gold", "datum-extra-member", [setting("accepted_requested_data.0.note", "x")]),
+    ("gold", "action-empty", [setting("accepted_recommended_actions.0.action", "")]),
+    ("gold", "rationale-empty", [setting("accepted_recommended_actions.0.rationale", "")]),
+    ("gold", "action-extra-member", [setting("accepted_recommended_actions.0.note", "x")]),
+    (
+        "gold",
+        "specific-fail-description-empty",
+        [
+            setting(
+                "case_specific_automatic_fails",
+                [{"description": "", "severity": "critical", "justification": "j"}],
+            )
+        ],
+    ),
+    (
+        "gold",
+        "specific-fail-justification-empty",
+        [
+            setting(
+                "case_specific_automatic_fails",
+                [{"description": "d", "severity": "critical", "justification": ""}],
+            )
+        ],
+    ),
+    (
+        "gold",
+        "specific-fail-extra-member",
+        [
+            setting(
+                "case_specific_automatic_fails",
+                [{"description": "d", "severity": "critical", "justification": "j", "x": 1}],
+            )
+        ],
+    ),
+    ("gold", "author-id-empty", [setting("gold_author_id", "")]),
+    ("gold", "reviewer-id-empty", [setting("gold_reviewer_id", "")]),
+    ("registry", "top-level-extra-member", [setting("maintainer", "x")]),
+    ("registry", "subject-extra-member", [setting("subjects.0.homepage", "x")]),
+    ("registry", "version-extra-member", [setting(f"{VERSION}.url", "x")]),
+    ("registry", "policy-extra-member", [setting(f"{GPT5}.sampling_policy.temperature", 0)]),
     (
         "registry",
         "reasoning-effort-unknown",
@@ -530,6 +585,19 @@ VALID: list[Any] = [
         [setting("timestamp_utc", "2026-05-12T14:23:55.123Z")],
     ),
     ("response", "benchmark-version-v10.12", [setting("benchmark_version", "v10.12")]),
+    # RFC 3339 date-times with any offset, as the benchmark accepts them.
+    ("response", "timestamp-offset", [setting("timestamp_utc", "2026-05-12T14:23:55+00:00")]),
+    (
+        "response",
+        "timestamp-negative-offset",
+        [setting("timestamp_utc", "2026-05-12T09:53:55-04:30")],
+    ),
+    ("response", "timestamp-lower-case", [setting("timestamp_utc", "2026-05-12t14:23:55.5z")]),
+    (
+        "evaluation",
+        "scoring-timestamp-offset",
+        [setting("scoring_timestamp_utc", "2026-05-13T12:38:10+02:00")],
+    ),
     ("evaluation", "correctness-0", [setting("correctness", 0)]),
     ("evaluation", "correctness-0.5", [setting("correctness", 0.5)]),
     ("evaluation", "correctness-1", [setting("correctness", 1)]),

@@ -176,7 +176,6 @@ REJECTIONS = [
     ("non-utf8", non_utf8, SCORING, "not valid UTF-8"),
     ("confidence-101", set_field(RESPONSE, "confidence", 101), RESPONSE, "101"),
     ("confidence-55.5", set_field(RESPONSE, "confidence", 55.5), RESPONSE, "55.5"),
-    ("confidence-55.0", set_field(RESPONSE, "confidence", 55.0), RESPONSE, "not an integer"),
     ("confidence-text", set_field(RESPONSE, "confidence", "80"), RESPONSE, "'80'"),
     ("confidence-bool", set_field(RESPONSE, "confidence", True), RESPONSE, "True"),
     (

@@ -12,7 +12,8 @@ import orjson
 def step_logger(name: str, log_path) -> logging.Logger:
     """A logger writing to the rule's log file; warnings and errors also to the terminal."""
     logger = logging.getLogger(name)
-    logger.setLevel(logging.INFO)
+    # The log file keeps debug lines too (files the step skipped on purpose, say).
+    logger.setLevel(logging.DEBUG)
     logger.handlers.clear()
     Path(log_path).parent.mkdir(parents=True, exist_ok=True)
     to_file = logging.FileHandler(log_path, mode="w", encoding="utf-8")

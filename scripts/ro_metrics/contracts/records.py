@@ -33,6 +33,13 @@ class ScoredRun(NamedTuple):
     correctness: float
 
 
+class EvaluationId(NamedTuple):
+    """A scoring's evaluation_id and its file: the id must be unique across the corpus."""
+
+    evaluation_id: str
+    path: str
+
+
 class VersionCount(NamedTuple):
     """What a partition saw of one subject version's responses."""
 
@@ -62,6 +69,7 @@ class PartitionSummary:
     versions: list[VersionCount]
     unscored: list[UnscoredResponse]
     scored_cases: dict[str, int]  # case_id → scored runs in the partition
+    evaluation_ids: list[EvaluationId]  # of every valid scoring, sorted
 
 
 class PublicGold(NamedTuple):
@@ -81,6 +89,7 @@ class GoldsSummary:
     digest: str
     problems: list[Problem]
     golds: dict[str, PublicGold]
+    ignored: list[str]  # files of the golds folder that are not *_gold.md: not read
 
 
 class CoverageRow(NamedTuple):
@@ -138,6 +147,7 @@ def read_partition_summary(path) -> PartitionSummary:
         versions=[VersionCount(*version) for version in document["versions"]],
         unscored=[UnscoredResponse(*row) for row in document["unscored"]],
         scored_cases=document["scored_cases"],
+        evaluation_ids=[EvaluationId(*pair) for pair in document["evaluation_ids"]],
     )
 
 
@@ -152,6 +162,7 @@ def read_golds_summary(path) -> GoldsSummary:
         digest=document["digest"],
         problems=[Problem(*problem) for problem in document["problems"]],
         golds={case_id: PublicGold(*gold) for case_id, gold in document["golds"].items()},
+        ignored=document["ignored"],
     )
 
 

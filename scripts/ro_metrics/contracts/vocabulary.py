@@ -4,7 +4,10 @@ aggregated_metrics.md and corpus-format.md define these words; every other modul
 takes them from here.
 """
 
+import calendar
 import re
+import time
+from fractions import Fraction
 
 FAMILIES = ("OXID", "SCAL", "FOUL", "MECH", "NOWE")
 # Display names of the families on the leaderboard page.
@@ -48,14 +51,47 @@ def family_of(case_id: str) -> str:
     return family
 
 
-def timestamp_key(timestamp: str) -> tuple[str, str]:
-    """Chronological order of schema-valid UTC timestamps (YYYY-MM-DDThh:mm:ss[.f]Z).
+# An RFC 3339 date-time as the schemas accept it (Z or a numeric offset; T and Z may be
+# lower case, RFC 3339 §5.6).
+RFC3339 = re.compile(
+    r"(?P<date>[0-9]{4}-[0-9]{2}-[0-9]{2})[Tt](?P<hour>[0-9]{2}):(?P<minute>[0-9]{2}):"
+    r"(?P<second>[0-9]{2})(?:\.(?P<fraction>[0-9]+))?(?P<zone>[Zz]|[+-][0-9]{2}:[0-9]{2})"
+)
 
-    Plain text order is wrong once fractions appear ("…:10Z" sorts after "…:10.5Z").
+
+def timestamp_instant(timestamp: str) -> tuple[int, Fraction]:
+    """The instant an RFC 3339 date-time denotes: (whole seconds since the epoch, fraction).
+
+    Exact for any number of fraction digits (a float or datetime would round past 6) and
+    for a leap second (…:60), so "2026-05-13T12:00:00+02:00" and "2026-05-13T10:00:00Z"
+    are the same instant and "…:10Z" comes before "…:10.5Z".
     """
-    whole, _, fraction = timestamp.rstrip("Z").partition(".")
-    return whole, fraction
+    match = RFC3339.fullmatch(timestamp)
+    if match is None:
+        raise ValueError(f"not an RFC 3339 date-time: {timestamp!r}")
+    year, month, day = map(int, match["date"].split("-"))
+    seconds = calendar.timegm((year, month, day, int(match["hour"]), int(match["minute"]), 0))
+    seconds += int(match["second"])
+    zone = match["zone"]
+    if zone not in ("Z", "z"):
+        sign = 1 if zone[0] == "+" else -1
+        seconds -= sign * (int(zone[1:3]) * 3600 + int(zone[4:6]) * 60)
+    fraction = match["fraction"] or "0"
+    return seconds, Fraction(int(fraction), 10 ** len(fraction))
+
+
+def utc_text(timestamp: str) -> str:
+    """The same instant written YYYY-MM-DDThh:mm:ss[.fraction]Z (a Z timestamp unchanged)."""
+    match = RFC3339.fullmatch(timestamp)
+    if match is None:
+        raise ValueError(f"not an RFC 3339 date-time: {timestamp!r}")
+    if match["zone"] == "Z" and "t" not in timestamp:
+        return timestamp
+    seconds, _ = timestamp_instant(timestamp)
+    whole = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(seconds))
+    return f"{whole}.{match['fraction']}Z" if match["fraction"] else f"{whole}Z"
 
 
 def newest_timestamp(timestamps) -> str:
-    return max(timestamps, key=timestamp_key)
+    """The newest of some RFC 3339 date-times, by the instant they denote, in UTC (…Z)."""
+    return utc_text(max(timestamps, key=timestamp_instant))

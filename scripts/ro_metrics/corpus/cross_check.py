@@ -8,7 +8,7 @@ coverage of every subject version.
 """
 
 import hashlib
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import NamedTuple
 
@@ -75,7 +75,73 @@ def load_registry(corpus: Path, layout, schema_path, problem, max_bytes: int):
                 problem(REGISTRY, message)
             policy = version.get("sampling_policy", {}).get("kind")
             versions[(subject["subject_id"], version["subject_version"])] = policy
+    for index, subject in enumerate(registry["subjects"]):
+        if subject["kind"] == "llm":
+            for message in llm_version_problems(index, subject):
+                problem(REGISTRY, message)
     return subjects, versions, digest
+
+
+def llm_version_problems(index: int, subject: dict) -> list[str]:
+    """The benchmark's rules for the versions of a subject of kind llm
+    (validation-rules.md § Registry): a pinned snapshot, with its sampling policy."""
+    problems = []
+    subject_id = subject["subject_id"]
+    # The subject_id's first token must name the model family of every snapshot.
+    family = normalised_name(subject_id.split("-")[0])
+    for number, version in enumerate(subject["versions"]):
+        where = f"subjects.{index}.versions.{number}"
+        name = version["subject_version"]
+        policy = version.get("sampling_policy")
+        if policy is None:
+            problems.append(
+                f"{where}: a version of a subject of kind llm needs a sampling_policy "
+                "with its kind (classic or reasoning)"
+            )
+        elif policy["kind"] == "classic" and "reasoning_effort" in policy:
+            problems.append(
+                f"{where}.sampling_policy.reasoning_effort: not allowed with kind classic "
+                "(a subject of kind llm)"
+            )
+        if name == subject_id and version.get("provider_pins_id") is not True:
+            problems.append(
+                f"{where}.subject_version: {name!r} equals the subject_id; a version of a "
+                "subject of kind llm must be a pinned snapshot, not an alias (unless "
+                "provider_pins_id: true)"
+            )
+        if family not in normalised_name(name):
+            problems.append(
+                f"{where}.subject_version: {name!r} does not contain {family!r}, the first "
+                f"token of subject_id {subject_id!r} (with '.' and '_' read as '-'): a "
+                "snapshot of one model family registered under another?"
+            )
+    return problems
+
+
+def normalised_name(name: str) -> str:
+    """A model name compared as the benchmark does: lower case, '.' and '_' read as '-'."""
+    return name.lower().replace(".", "-").replace("_", "-")
+
+
+def duplicate_evaluation_ids(partitions: list[PartitionSummary]) -> list[Problem]:
+    """Every scoring whose evaluation_id another scoring of the corpus also has."""
+    files = defaultdict(list)
+    for partition in partitions:
+        for evaluation_id, path in partition.evaluation_ids:
+            files[evaluation_id].append(path)
+    problems = []
+    for evaluation_id, paths in sorted(files.items()):
+        if len(paths) > 1:
+            for path in sorted(paths):
+                others = ", ".join(other for other in sorted(paths) if other != path)
+                problems.append(
+                    Problem(
+                        path,
+                        f"evaluation_id: {evaluation_id!r} is not unique across the corpus "
+                        f"(also in: {others})",
+                    )
+                )
+    return problems
 
 
 def resolve_tracks(versions, registry, problem) -> dict[tuple[str, str], str]:
@@ -141,6 +207,7 @@ def cross_check(
     versions = [row for partition in partitions for row in partition.versions]
     for partition in partitions:
         problems.extend(partition.problems)
+    problems.extend(duplicate_evaluation_ids(partitions))
     if not versions and not problems:
         problem(responses_dir(version), "the corpus has no responses")
 

@@ -311,21 +311,6 @@ def _location(error) -> str:
     return ".".join(parts) if parts else "(top level)"
 
 
-def strict_integer_problems(document: dict, paths: list[tuple[str, ...]]) -> list[str]:
-    """Integers must be written as integers: 55.0 or true is not a confidence."""
-    problems = []
-    for path in paths:
-        value = document
-        for key in path:
-            if not isinstance(value, dict) or key not in value:
-                break
-            value = value[key]
-        else:
-            if isinstance(value, (float, bool)):
-                problems.append(f"{'.'.join(path)}: {json.dumps(value)} is not an integer")
-    return problems
-
-
 def size_problem(size: int, limit: int) -> str | None:
     """A file too large to be read (config max_file_mib)."""
     if size <= limit:

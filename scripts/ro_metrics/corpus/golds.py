@@ -14,11 +14,11 @@ from ro_metrics.corpus.decoding import (
     SchemaCheck,
     gold_json_block,
     read_checked,
-    strict_integer_problems,
 )
 from ro_metrics.corpus.layout import FILE, MISSING, NOT_A_FILE
 
 PUBLIC_FIELDS = PublicGold._fields
+GOLD_SUFFIX = "_gold.md"
 # A schema problem in these fields may quote their value; anywhere else in a gold it
 # names only the rule broken (the value is private, and problems reach logs).
 SHOWN_FIELDS = frozenset({*PUBLIC_FIELDS, "case_id", "benchmark_version"})
@@ -29,6 +29,7 @@ def load_golds(corpus: Path, version: str, entries, schema_path, max_bytes: int)
     check = SchemaCheck(schema_path)
     problems = []
     digests = []
+    ignored = []
     by_case = defaultdict(list)
 
     def problem(path, message):
@@ -41,7 +42,12 @@ def load_golds(corpus: Path, version: str, entries, schema_path, max_bytes: int)
         if entry.kind != FILE:
             problem(entry.path, NOT_A_FILE[entry.kind])
             continue
-        match = GOLD_NAME_RE.fullmatch(entry.path.rsplit("/", 1)[-1])
+        name = entry.path.rsplit("/", 1)[-1]
+        if not name.endswith(GOLD_SUFFIX):
+            # Only *_gold.md files are golds (a README.md beside them is not read).
+            ignored.append(entry.path)
+            continue
+        match = GOLD_NAME_RE.fullmatch(name)
         if not match:
             problem(entry.path, "file name is not <case_id>_gold.md")
             continue
@@ -56,12 +62,9 @@ def load_golds(corpus: Path, version: str, entries, schema_path, max_bytes: int)
         if checked.digest:
             digests.append(f"{entry.path}\t{checked.digest}\n")
         gold = checked.document
-        file_problems = checked.problems
-        if gold is not None:
-            file_problems = strict_integer_problems(gold, [("rubric_floor",), ("rubric_ceiling",)])
-        if file_problems:
-            for message in file_problems:
-                problem(entry.path, message)
+        for message in checked.problems:
+            problem(entry.path, message)
+        if gold is None:
             continue
         by_case[gold["case_id"]].append((entry.path, match["case_id"], gold))
 
@@ -92,19 +95,22 @@ def load_golds(corpus: Path, version: str, entries, schema_path, max_bytes: int)
                 f"configured for {version!r}",
             )
             ok = False
-        if gold["rubric_floor"] > gold["rubric_ceiling"]:
+        # The schema's "integer" admits 3.0, as the benchmark does: published as 3.
+        floor, ceiling = int(gold["rubric_floor"]), int(gold["rubric_ceiling"])
+        if floor >= ceiling:
             problem(
                 path,
-                f"rubric_floor {gold['rubric_floor']} is above rubric_ceiling "
-                f"{gold['rubric_ceiling']}: no run of this case could avoid Fail",
+                f"rubric_floor {floor} is not below rubric_ceiling {ceiling}: the benchmark "
+                "requires rubric_floor < rubric_ceiling",
             )
             ok = False
         if ok:
-            golds[case_id] = PublicGold(*(gold[field] for field in PUBLIC_FIELDS))
+            golds[case_id] = PublicGold(gold["family"], gold["case_type"], floor, ceiling)
 
     return GoldsSummary(
         n_files=len(digests),
         digest=hashlib.sha256("".join(sorted(digests)).encode("utf-8")).hexdigest(),
         problems=sorted(problems),
         golds=golds,
+        ignored=ignored,
     )

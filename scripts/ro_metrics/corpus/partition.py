@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ro_metrics.contracts.files import tell
 from ro_metrics.contracts.records import (
+    EvaluationId,
     PartitionSummary,
     Problem,
     ScoredRun,
@@ -37,7 +38,6 @@ from ro_metrics.corpus.decoding import (
     decode_json,
     formula_problems,
     read_checked,
-    strict_integer_problems,
 )
 from ro_metrics.corpus.layout import FILE, NOT_A_FILE, responses_dir
 
@@ -96,14 +96,14 @@ class FileChecker:
             }
         )
         problems += self.version_problems(document["benchmark_version"])
-        problems += strict_integer_problems(document, [("confidence",)])
         problems += formula_problems({"subject_version": document["subject_version"]})
         record = [
             folder,
             match["case_id"],
             match["run_id"],
             document["subject_version"],
-            document["confidence"],
+            # The schema's "integer" admits 78.0, as the benchmark does: published as 78.
+            int(document["confidence"]),
             document.get("track", "classic"),
         ]
         return record, problems
@@ -124,9 +124,6 @@ class FileChecker:
             {"reviewer_id": document["reviewer_id"], "subject_version": ref["subject_version"]}
         )
         scores = document["criterion_scores"]
-        problems += strict_integer_problems(
-            document, [("criterion_scores", key, "score") for key in CRITERIA]
-        )
         record = [
             folder,
             match["case_id"],
@@ -134,9 +131,10 @@ class FileChecker:
             match["reviewer_id"],
             ref["subject_version"],
             document["scoring_timestamp_utc"],
-            [scores[key]["score"] for key in CRITERIA],
+            [int(scores[key]["score"]) for key in CRITERIA],
             sorted(fail["severity"] for fail in document["automatic_fails_triggered"]),
             float(document["correctness"]),
+            document["evaluation_id"],
         ]
         return record, problems
 
@@ -189,6 +187,7 @@ def partition_summary(
     problems = []
     responses = {}
     scorings = defaultdict(list)
+    evaluation_ids = []
     for path, (_, _, _, (kind, _, record, file_problems)) in files.items():
         if file_problems:
             problems += [Problem(path, message) for message in file_problems]
@@ -198,8 +197,9 @@ def partition_summary(
             subject_id, case_id, run_id, *answer = record
             responses[(subject_id, case_id, run_id)] = (path, answer)
         else:
-            subject_id, case_id, run_id, reviewer_id, *scored = record
+            subject_id, case_id, run_id, reviewer_id, *scored, evaluation_id = record
             scorings[(subject_id, case_id, run_id)].append((path, reviewer_id, scored))
+            evaluation_ids.append(EvaluationId(evaluation_id, path))
 
     scored_runs = []
     for key, found in sorted(scorings.items()):
@@ -270,6 +270,7 @@ def partition_summary(
             if (subject_id, case_id, run_id) not in scored_keys
         ],
         scored_cases=dict(sorted(Counter(run.case_id for run in scored_runs).items())),
+        evaluation_ids=sorted(evaluation_ids),
     )
     return summary, scored_runs
 
