@@ -18,6 +18,13 @@ class Problem(NamedTuple):
     message: str
 
 
+class InputDigest(NamedTuple):
+    """An input file (path relative to the corpus) and the SHA-256 of its bytes (hex)."""
+
+    path: str
+    digest: str
+
+
 class ScoredRun(NamedTuple):
     """A checked scoring joined with its response: step 1's output, step 2's input."""
 
@@ -62,6 +69,7 @@ class PartitionSummary:
     versions: list[VersionCount]
     unscored: list[UnscoredResponse]
     scored_cases: dict[str, int]  # case_id → scored runs in the partition
+    file_digests: list[InputDigest]  # every file read, sorted by path
 
 
 class PublicGold(NamedTuple):
@@ -81,6 +89,7 @@ class GoldsSummary:
     digest: str
     problems: list[Problem]
     golds: dict[str, PublicGold]
+    file_digests: list[InputDigest]  # every gold file read, sorted by path
 
 
 class CoverageRow(NamedTuple):
@@ -107,6 +116,21 @@ class Verdict:
     coverage: list[CoverageRow]
     subjects: dict[str, dict]  # subject_id → its public registry fields
     tracks: list[Track]
+
+
+@dataclass(frozen=True)
+class PerRunSummary:
+    """What step 2 tells the changes step of the per-run table without its rows."""
+
+    n_rows: int
+    newest_scoring_utc: str  # "" when there is no row
+
+
+@dataclass(frozen=True)
+class ChangesSection:
+    """The leaderboard page's section on what changed since a snapshot (HTML)."""
+
+    html: str
 
 
 @dataclass(frozen=True)
@@ -138,6 +162,7 @@ def read_partition_summary(path) -> PartitionSummary:
         versions=[VersionCount(*version) for version in document["versions"]],
         unscored=[UnscoredResponse(*row) for row in document["unscored"]],
         scored_cases=document["scored_cases"],
+        file_digests=[InputDigest(*entry) for entry in document["file_digests"]],
     )
 
 
@@ -152,6 +177,7 @@ def read_golds_summary(path) -> GoldsSummary:
         digest=document["digest"],
         problems=[Problem(*problem) for problem in document["problems"]],
         golds={case_id: PublicGold(*gold) for case_id, gold in document["golds"].items()},
+        file_digests=[InputDigest(*entry) for entry in document["file_digests"]],
     )
 
 
@@ -177,3 +203,19 @@ def write_leaderboard_summary(path, summary: LeaderboardSummary) -> None:
 
 def read_leaderboard_summary(path) -> LeaderboardSummary:
     return LeaderboardSummary(**read_json(path))
+
+
+def write_per_run_summary(path, summary: PerRunSummary) -> None:
+    write_json(path, asdict(summary))
+
+
+def read_per_run_summary(path) -> PerRunSummary:
+    return PerRunSummary(**read_json(path))
+
+
+def write_changes_section(path, section: ChangesSection) -> None:
+    write_json(path, asdict(section))
+
+
+def read_changes_section(path) -> ChangesSection:
+    return ChangesSection(**read_json(path))

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ro_metrics.contracts.files import read_json, write_bytes_atomic, write_json
+from ro_metrics.contracts.vocabulary import CRITERIA
 
 PER_RUN_COLUMNS = [
     "subject_id",
@@ -83,6 +84,36 @@ LEADERBOARD_COLUMNS = [
     "n_critical_fails",
     "leaderboard_status",
     "benchmark_version",
+]
+
+
+# One row per scored run: the six criterion scores behind its raw_score, so that a
+# later comparison can say which criterion a re-score moved (no justification, no
+# reference: only the integers of the rubric). Same order as per_run.csv.
+CRITERION_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "case_id",
+    "run_id",
+    "reviewer_id",
+    *CRITERIA,
+]
+# One row per input file the results were computed from (registry, golds, responses,
+# scorings), sorted by path: what a later run compares to name the cause of a change.
+INPUT_FILE_COLUMNS = ["path", "digest"]
+# One row per value that changed since a snapshot (changes.csv), with its cause.
+CHANGES_COLUMNS = [
+    "scope",
+    "change",
+    "subject_id",
+    "subject_version",
+    "case_id",
+    "run_id",
+    "field",
+    "old",
+    "new",
+    "outside_old_ci95",
+    "cause",
 ]
 
 

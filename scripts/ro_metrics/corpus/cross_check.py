@@ -15,6 +15,7 @@ from typing import NamedTuple
 from ro_metrics.contracts.records import (
     CoverageRow,
     GoldsSummary,
+    InputDigest,
     PartitionSummary,
     Problem,
     Track,
@@ -110,6 +111,7 @@ class CrossCheckResult(NamedTuple):
     problems: list[Problem]
     unscored: list[UnscoredResponse]
     verdict: Verdict
+    input_files: list[InputDigest]  # every input file and its digest, sorted by path
 
 
 def cross_check(
@@ -187,7 +189,13 @@ def cross_check(
         subjects=subjects or {},
         tracks=[Track(*key, track) for key, track in sorted(tracks.items())],
     )
-    return CrossCheckResult(problems, unscored, verdict)
+    input_files = [
+        *golds_result.file_digests,
+        *([InputDigest(REGISTRY, registry_digest)] if registry_digest else []),
+        *(entry for partition in partitions for entry in partition.file_digests),
+    ]
+    input_files.sort()
+    return CrossCheckResult(problems, unscored, verdict, input_files)
 
 
 def coverage_rows(versions: list[VersionCount], registry) -> list[CoverageRow]:
