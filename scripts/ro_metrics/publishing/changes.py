@@ -651,9 +651,9 @@ def _rank_cause(key, before, after, old_rows, new_rows) -> str:
     if before["q_final"] != after["q_final"]:
         parts.append(f"q_final {before['q_final']} → {after['q_final']}")
     if new_above - old_above:
-        parts.append(f"now behind {_names(sorted(new_above - old_above))}")
+        parts.append(f"now ranked below {_names(sorted(new_above - old_above))}")
     if old_above - new_above:
-        parts.append(f"now ahead of {_names(sorted(old_above - new_above))}")
+        parts.append(f"no longer ranked below {_names(sorted(old_above - new_above))}")
     return "; ".join(parts) or "ties changed"
 
 
@@ -690,6 +690,8 @@ def _metric_cause(metric: str, own: list[Change], alpha, workflow) -> str:
     """What moved among the version's own runs (metrics depend on nothing else but α)."""
     counts = {label: set() for label in RUN_MOVES}
     for change in own:
+        if change.change == "changed" and change.field == "classification":
+            continue  # a consequence: the rows before it in the run say what moved
         if change.change in ("added", "removed"):
             label = f"run(s) {change.change}"
         elif change.field in ("rubric_floor", "rubric_ceiling"):
