@@ -8,6 +8,7 @@ workflow publishes them (CSV, \\r\\n); the expected rows and Markdown are litera
 """
 
 import copy
+import random
 
 import pytest
 
@@ -19,6 +20,7 @@ from ro_metrics.contracts.tables import (
     SUBJECT_COLUMNS,
     UNCERTAINTY_COLUMNS,
 )
+from ro_metrics.publishing import changes
 from ro_metrics.publishing.changes import (
     Comparison,
     PublishedResults,
@@ -1028,3 +1030,26 @@ def test_a_snapshot_missing_a_required_file_is_named(tmp_path):
     (tmp_path / "metadata.json").write_text("{}")
     with pytest.raises(SnapshotFormatError, match=r"per_run\.csv: missing from the snapshot"):
         read_snapshot(tmp_path)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_differing_lines_equals_a_plain_set_difference(seed, monkeypatch):
+    monkeypatch.setattr(changes, "SEARCH_SLACK", 64)  # small windows: some anchors missed
+    rng = random.Random(seed)  # noqa: S311 - test data, not a secret
+    keys = sorted(rng.sample(range(10_000), 300))
+    old = {key: f"k{key:05d},{rng.randint(0, 9)}" for key in keys}
+    new = dict(old)
+    for key in rng.sample(keys, rng.randint(0, 12)):
+        del new[key]
+    for key in rng.sample(keys, rng.randint(0, 12)):
+        if key in new:
+            new[key] = f"k{key:05d},changed"
+    for key in rng.sample(range(10_000, 10_050), rng.randint(0, 5)):
+        new[key] = f"k{key:05d},added"
+    old_text = "".join(f"{old[key]}\r\n" for key in sorted(old)).encode()
+    new_text = "".join(f"{new[key]}\r\n" for key in sorted(new)).encode()
+    removed, added = changes.differing_lines(old_text, new_text)
+    assert sorted(line.decode() for line in removed) == sorted(
+        set(old.values()) - set(new.values())
+    )
+    assert sorted(line.decode() for line in added) == sorted(set(new.values()) - set(old.values()))

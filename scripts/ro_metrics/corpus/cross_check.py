@@ -25,7 +25,15 @@ from ro_metrics.contracts.records import (
     read_scored_runs,
 )
 from ro_metrics.corpus.decoding import SchemaCheck, decode_yaml, formula_problems, read_checked
-from ro_metrics.corpus.layout import FILE, MISSING, NOT_A_FILE, REGISTRY, responses_dir, scoring_dir
+from ro_metrics.corpus.layout import (
+    FILE,
+    MISSING,
+    NOT_A_FILE,
+    REGISTRY,
+    response_path,
+    responses_dir,
+    scoring_path,
+)
 
 # The terminal gets the head of a long list; the log file always has all of it.
 MAX_PROBLEMS_SHOWN = 200
@@ -96,15 +104,6 @@ def resolve_tracks(versions, registry, problem) -> dict[tuple[str, str], str]:
             )
         tracks[(subject_id, subject_version)] = declared[0] if declared else "classic"
     return tracks
-
-
-def response_path(benchmark_version, subject_id, case_id, run_id) -> str:
-    return f"{responses_dir(benchmark_version)}/{subject_id}/{case_id}__{run_id}.json"
-
-
-def scoring_path(benchmark_version, subject_id, case_id, run_id, reviewer_id) -> str:
-    folder = f"{scoring_dir(benchmark_version)}/{subject_id}"
-    return f"{folder}/{case_id}__{run_id}__eval-{reviewer_id}.json"
 
 
 class CrossCheckResult(NamedTuple):

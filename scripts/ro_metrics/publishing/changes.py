@@ -35,8 +35,7 @@ from ro_metrics.contracts.tables import (
     UNCERTAINTY_COLUMNS,
 )
 from ro_metrics.contracts.vocabulary import CRITERIA, DISQUALIFIED
-from ro_metrics.corpus.cross_check import response_path, scoring_path
-from ro_metrics.corpus.layout import REGISTRY, golds_dir
+from ro_metrics.corpus.layout import REGISTRY, gold_path, response_path, scoring_path
 from ro_metrics.formulas.ranking import ranked, tie_groups, with_rank_intervals
 
 RUN_KEY = ["subject_id", "subject_version", "case_id", "run_id"]
@@ -83,12 +82,12 @@ assert list(Change._fields) == CHANGES_COLUMNS
 class PublishedResults:
     """One set of published results as its files' text; None: the file is absent."""
 
-    per_run: str
-    subjects: str
+    per_run: bytes | str
+    subjects: bytes | str
     metadata: dict
-    criteria: str | None = None
-    uncertainty: str | None = None
-    input_files: str | None = None
+    criteria: bytes | str | None = None
+    uncertainty: bytes | str | None = None
+    input_files: bytes | str | None = None
 
 
 @dataclass(frozen=True)
@@ -169,7 +168,9 @@ def _frame(header: list[str], lines: list[str]):
     )
 
 
-def _lines(text: str, header: list[str], name: str) -> list[str]:
+def _lines(text: str | bytes, header: list[str], name: str) -> list[str]:
+    """The rows of a published CSV as lines, after checking its header."""
+    text = _as_bytes(text).decode("utf-8")
     lines = text.split("\r\n")
     found = lines[0].split(",")
     if found != header:
@@ -177,22 +178,86 @@ def _lines(text: str, header: list[str], name: str) -> list[str]:
     return [line for line in lines[1:] if line]
 
 
-def differing_rows(old_text: str, new_text: str, header: list[str], name: str):
+def _as_bytes(text: str | bytes) -> bytes:
+    return text.encode("utf-8") if isinstance(text, str) else text
+
+
+def _body(text: bytes, header: list[str], name: str) -> bytes:
+    """The lines after the header (each ending in \\r\\n), after checking the header."""
+    first, _, body = text.partition(b"\r\n")
+    found = first.decode("utf-8").split(",")
+    if found != header:
+        raise SnapshotFormatError(f"{name}: header {found} is not {header}")
+    return body
+
+
+def differing_rows(old_text: str | bytes, new_text: str | bytes, header: list[str], name: str):
     """(old rows, new rows) that are not in the other table, as frames of texts."""
-    old_lines, new_lines = _lines(old_text, header, name), _lines(new_text, header, name)
-    if '"' in old_text or '"' in new_text:
+    old_text, new_text = _as_bytes(old_text), _as_bytes(new_text)
+    old_body, new_body = _body(old_text, header, name), _body(new_text, header, name)
+    if b'"' in old_body or b'"' in new_body:
         # A quoted field may hold a line break: compare whole parsed rows instead.
-        old_all, new_all = _frame(header, old_lines), _frame(header, new_lines)
+        old_all = _frame(header, _lines(old_text, header, name))
+        new_all = _frame(header, _lines(new_text, header, name))
         both = old_all.merge(new_all, how="outer", indicator=True)
         return (
             both[both["_merge"] == "left_only"][header].reset_index(drop=True),
             both[both["_merge"] == "right_only"][header].reset_index(drop=True),
         )
-    old_set, new_set = set(old_lines), set(new_lines)
+    removed, added = differing_lines(old_body, new_body)
     return (
-        _frame(header, [line for line in old_lines if line not in new_set]),
-        _frame(header, [line for line in new_lines if line not in old_set]),
+        _frame(header, [line.decode("utf-8") for line in removed]),
+        _frame(header, [line.decode("utf-8") for line in added]),
     )
+
+
+# The tables are compared in about this many blocks; a block that differs is split
+# into lines. How far past its expected place a block's first line is looked for.
+BLOCKS = 256
+SEARCH_SLACK = 1 << 20
+
+
+def differing_lines(old: bytes, new: bytes) -> tuple[list[bytes], list[bytes]]:
+    """Lines of `old` not in `new`, and of `new` not in `old`.
+
+    Both are the rows of a table sorted on a unique key, each line ending in \\r\\n.
+    A line of `new` found in `old` splits both into the rows before it and the rows
+    after it (sorted, unique keys), so the tables are cut at such anchor lines into
+    blocks compared whole (one memory comparison each); only a block that differs is
+    split into lines. A rerun that adds one scoring to 85,500 compares 256 blocks and
+    splits two, instead of hashing 2 × 85,500 lines.
+    """
+    pairs = []  # (old start, old end, new start, new end) of each block
+    old_at = new_at = 0
+    step = max(len(new) // BLOCKS, 1)
+    target = step
+    while target < len(new):
+        boundary = new.rfind(b"\r\n", new_at, target)
+        start = boundary + 2 if boundary != -1 else new_at
+        end = new.find(b"\r\n", start) + 2
+        if end < 2:
+            break
+        line = new[start:end]
+        window = min(len(old), old_at + 4 * (end - new_at) + SEARCH_SLACK)
+        found = old.find(line, old_at, window)
+        while found > 0 and old[found - 2 : found] != b"\r\n":
+            found = old.find(line, found + 1, window)
+        if found != -1:
+            pairs.append((old_at, found, new_at, start))
+            old_at, new_at = found + len(line), end
+        target = max(target + step, new_at + 1)
+    pairs.append((old_at, len(old), new_at, len(new)))
+
+    removed, added = [], []
+    for old_start, old_end, new_start, new_end in pairs:
+        old_part, new_part = old[old_start:old_end], new[new_start:new_end]
+        if old_part == new_part:
+            continue
+        old_lines, new_lines = old_part.split(b"\r\n"), new_part.split(b"\r\n")
+        old_set, new_set = set(old_lines), set(new_lines)
+        removed += [line for line in old_lines if line and line not in new_set]
+        added += [line for line in new_lines if line and line not in old_set]
+    return removed, added
 
 
 def joined(old_rows, new_rows, key: list[str]):
@@ -294,7 +359,7 @@ def _run_paths(row, side: str, benchmark_version: str) -> tuple[str, str, str]:
     return (
         scoring_path(benchmark_version, subject_id, case_id, run_id, row[f"reviewer_id_{side}"]),
         response_path(benchmark_version, subject_id, case_id, run_id),
-        f"{golds_dir(benchmark_version)}/{case_id}_gold.md",
+        gold_path(benchmark_version, case_id),
     )
 
 
@@ -432,7 +497,7 @@ def gold_changes(runs: list[Change], version: str, inputs: InputChanges) -> list
             moved.setdefault((change.case_id, change.field), (change.old, change.new))
     changes = []
     for (case_id, name), (old_value, new_value) in sorted(moved.items()):
-        path = f"{golds_dir(version)}/{case_id}_gold.md"
+        path = gold_path(version, case_id)
         status = inputs.of(path)
         cause = f"{path} {status}" if status else UNKNOWN_AT_FILE_LEVEL
         changes.append(
@@ -724,10 +789,10 @@ SNAPSHOT_FILES = {
 REQUIRED = ("per_run", "subjects")
 
 
-def csv_text(path) -> str:
-    """A published CSV's text, line ends kept (\\r\\n: the lines compared)."""
+def csv_text(path) -> bytes:
+    """A published CSV's bytes (decoded only where rows differ)."""
     with open(path, "rb") as handle:
-        return handle.read().decode("utf-8")
+        return handle.read()
 
 
 def read_snapshot(folder) -> PublishedResults:
