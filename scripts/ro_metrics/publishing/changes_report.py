@@ -188,9 +188,14 @@ def markdown(comparison: Comparison) -> str:
 
 
 def _html_table(headings: list[str], rows: list[list[str]]) -> str:
+    """A table whose last column (the cause, with long file paths) wraps anywhere."""
     head = "".join(f'<th scope="col">{escape(heading)}</th>' for heading in headings)
     body = "".join(
-        "<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in row) + "</tr>" for row in rows
+        "<tr>"
+        + "".join(f"<td>{escape(str(cell))}</td>" for cell in row[:-1])
+        + f'<td class="cause">{escape(str(row[-1]))}</td>'
+        + "</tr>"
+        for row in rows
     )
     return (
         '<div class="table-wrap"><table class="changes">'

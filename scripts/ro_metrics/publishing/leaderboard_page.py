@@ -68,7 +68,8 @@ dt { color: var(--muted); }
 dd { margin: 0; }
 nav.snapshots a { margin-right: .75rem; }
 table.changes { font-size: .85rem; }
-table.changes td { overflow-wrap: anywhere; }
+table.changes td { white-space: nowrap; }
+table.changes td.cause { white-space: normal; overflow-wrap: anywhere; min-width: 20rem; }
 """
 
 # Sorts a table by the clicked column; cells carry their sort value in data-value,
