@@ -30,6 +30,7 @@ from ro_metrics.publishing.changes import (
     read_snapshot,
 )
 from ro_metrics.publishing.changes_report import csv_rows, markdown, md, page_section
+from support import COMMITTED_RESULTS
 
 RUN = "run-2026-05-12-001"
 RUN_2 = "run-2026-05-12-002"
@@ -1053,3 +1054,14 @@ def test_differing_lines_equals_a_plain_set_difference(seed, monkeypatch):
         set(old.values()) - set(new.values())
     )
     assert sorted(line.decode() for line in added) == sorted(set(new.values()) - set(old.values()))
+
+
+def test_first_run_has_no_earlier_snapshot():
+    # The committed results are such a run: no historico/ in results/.
+    assert (COMMITTED_RESULTS / "changes.csv").read_bytes() == (
+        b"scope,change,subject_id,subject_version,case_id,run_id,field,old,new,"
+        b"outside_old_ci95,cause\r\n"
+    )
+    text = (COMMITTED_RESULTS / "changes.md").read_text("utf-8")
+    assert "No earlier snapshot" in text
+    assert '<section id="changes">' in (COMMITTED_RESULTS / "leaderboard.html").read_text()

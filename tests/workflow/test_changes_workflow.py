@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from support import COMMITTED_RESULTS, corpus_copy, run_workflow, tree_digest, workflow_copy
+from support import corpus_copy, run_workflow, tree_digest, workflow_copy
 
 SCORINGS = "scoring/v1.0/atlas-7b"
 RESCORED = "RO-MECH-001__run-2026-05-12-001__eval-R01.json"
@@ -70,17 +70,6 @@ def history(tmp_path_factory):
     rerun = run_workflow(root, corpus="corpus")
     assert rerun.returncode == 0, rerun.output
     return root, corpus, frozen
-
-
-def test_first_run_has_no_earlier_snapshot():
-    # The committed results are such a run: no historico/ in results/.
-    assert (COMMITTED_RESULTS / "changes.csv").read_bytes() == (
-        b"scope,change,subject_id,subject_version,case_id,run_id,field,old,new,"
-        b"outside_old_ci95,cause\r\n"
-    )
-    text = (COMMITTED_RESULTS / "changes.md").read_text("utf-8")
-    assert "No earlier snapshot" in text
-    assert '<section id="changes">' in (COMMITTED_RESULTS / "leaderboard.html").read_text()
 
 
 def test_the_report_names_the_added_and_the_rescored_scoring(history):
