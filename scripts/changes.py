@@ -63,8 +63,15 @@ def main(smk) -> None:
             comparison = compare(
                 read_snapshot(folder), current_results(smk), date, current_date, since
             )
-        except SnapshotFormatError as error:
-            log.error("cannot compare with the snapshot %s: %s", folder, error)
+        except (SnapshotFormatError, ValueError) as error:
+            # (pandas' ParserError is a ValueError: a snapshot file that is not a CSV.)
+            log.error(
+                "Cannot compare with the snapshot %s: %s\nNothing was published. Snapshots "
+                "are never rewritten; to compare with another one: --config "
+                "changes_since=YYYY-MM-DD",
+                folder,
+                error,
+            )
             sys.exit(1)
     write_csv(smk.output.csv, CHANGES_COLUMNS, csv_rows(comparison))
     write_bytes_atomic(smk.output.md, markdown(comparison).encode("utf-8"))

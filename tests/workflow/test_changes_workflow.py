@@ -5,6 +5,7 @@ tests that only read it (module fixture); tests that change it work on their own
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -134,3 +135,23 @@ def test_changes_since_must_name_a_date_with_a_snapshot(history):
     malformed = run_workflow(root, "--dry-run", corpus="corpus", changes_since="16/05/2026")
     assert malformed.returncode != 0
     assert "Invalid configuration: changes_since:" in malformed.output
+
+
+def test_a_broken_snapshot_is_named_and_nothing_is_published(history, tmp_path):
+    root, _, _ = history
+    copy = workflow_copy(tmp_path / "wf")
+    shutil.copytree(root / "corpus", copy / "corpus")
+    shutil.copytree(root / "results", copy / "results")
+    published = tree_digest(copy / "results")
+    snapshot = copy / "results" / "historico" / "2026-05-16"
+    (snapshot / "per_run.csv").unlink()
+    # Any change of an input makes the changes step run again.
+    scoring = copy / "corpus" / SCORINGS / RESCORED
+    scoring.write_text(scoring.read_text("utf-8").replace('"R01"', '"R01"', 1) + " ", "utf-8")
+    run = run_workflow(copy, corpus="corpus")
+    assert run.returncode != 0
+    assert f"Cannot compare with the snapshot {Path('results/historico/2026-05-16')}" in run.output
+    assert "per_run.csv: missing from the snapshot" in run.output
+    assert "Traceback" not in run.output
+    del published["historico/2026-05-16/per_run.csv"]
+    assert tree_digest(copy / "results") == published
