@@ -155,3 +155,22 @@ def test_a_broken_snapshot_is_named_and_nothing_is_published(history, tmp_path):
     assert "Traceback" not in run.output
     del published["historico/2026-05-16/per_run.csv"]
     assert tree_digest(copy / "results") == published
+
+
+def test_the_report_leaks_no_gold_reference_or_premium_text(history):
+    root, corpus, _ = history
+    private = set()
+    for path in (corpus / "scoring/v1.0").rglob("*.json"):
+        document = json.loads(path.read_text("utf-8"))
+        private |= {fail["reference"] for fail in document["automatic_fails_triggered"]}
+        private |= {
+            criterion["justification_long"]
+            for criterion in document["criterion_scores"].values()
+            if "justification_long" in criterion
+        }
+    assert private  # the demo corpus has both kinds
+    published = [path for path in (root / "results").rglob("*") if path.is_file()]
+    for path in published:
+        text = path.read_text("utf-8")
+        assert "GOLDCANARY" not in text, path
+        assert not [secret for secret in private if secret in text], path
