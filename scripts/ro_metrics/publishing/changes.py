@@ -7,10 +7,11 @@ has one scoring per (case, subject, run), so the reviewer is a value of the run 
 subject versions on (subject_id, subject_version), input files on their path.
 
 Only rows whose text differs are parsed and joined: a line present byte for byte in
-both files is the same row, and both tables are sorted on their keys. So the cost
-grows with what changed, not with the corpus (175,801 files at size L). Tables with
-a quoted field (a free-text subject_version with a comma) are joined whole instead,
-as a quoted field may span lines.
+both files is the same row, and both tables are sorted on their keys, so equal
+stretches are skipped whole (differing_lines). The cost grows with what changed, not
+with the corpus (175,801 files at size L). Tables with a quoted field (a free-text
+subject_version with a comma) are joined whole instead, as a quoted field may span
+lines.
 
 Each change names its cause, found by comparing the two sets' input digests
 (input_files.csv: one SHA-256 per corpus file) and their provenance in metadata.json
@@ -39,7 +40,6 @@ from ro_metrics.corpus.layout import REGISTRY, gold_path, response_path, scoring
 from ro_metrics.formulas.ranking import ranked, tie_groups, with_rank_intervals
 
 RUN_KEY = ["subject_id", "subject_version", "case_id", "run_id"]
-VERSION_KEY = ["subject_id", "subject_version"]
 # The metrics whose moves are reported, in the order of the report.
 METRICS = ("pass_rate", "mean_clipped_score", "brier", "ece", "q_final")
 # What metadata.json records besides the inputs, as (field, path in the document,
@@ -105,12 +105,6 @@ class InputChanges:
         if self.status is None:
             return ""
         return self.status.get(path, "unchanged")
-
-    def counts(self) -> dict[str, int]:
-        found = dict.fromkeys(("added", "changed", "removed"), 0)
-        for status in (self.status or {}).values():
-            found[status] += 1
-        return found
 
 
 @dataclass(frozen=True)
