@@ -13,6 +13,7 @@ include: "workflow/rules/load.smk"
 include: "workflow/rules/metrics.smk"
 include: "workflow/rules/uncertainty.smk"
 include: "workflow/rules/leaderboard.smk"
+include: "workflow/rules/changes.smk"
 include: "workflow/rules/publish.smk"
 include: "workflow/rules/snapshot.smk"
 include: "workflow/rules/verify.smk"
@@ -30,6 +31,7 @@ if config["local_aggregates"]:
         metrics_per_family,
         uncertainty,
         build_leaderboard,
+        changes,
         publish,
         leaderboard,
         snapshot,

@@ -2,14 +2,21 @@
 
 One row per checked (case, subject, run, reviewer) tuple, sorted by (subject_id,
 case_id, run_id, reviewer_id), written twice (tables.write_per_run): the published
-CSV and the same typed rows for steps 3-4. Runs only after the cross-check accepted
-the corpus (its verdict is an input).
+CSV and the same typed rows for steps 3-4; beside it criterion_scores.csv (the six
+criterion scores of each run) and a summary for the changes step. Runs only after
+the cross-check accepted the corpus (its verdict is an input).
 """
 
 from ro_metrics.contracts.files import step_logger
-from ro_metrics.contracts.records import read_golds_summary, read_scored_runs
-from ro_metrics.contracts.tables import write_per_run
-from ro_metrics.formulas.per_run import per_run_rows
+from ro_metrics.contracts.records import (
+    PerRunSummary,
+    read_golds_summary,
+    read_scored_runs,
+    write_per_run_summary,
+)
+from ro_metrics.contracts.tables import CRITERION_COLUMNS, write_csv, write_per_run
+from ro_metrics.contracts.vocabulary import newest_timestamp
+from ro_metrics.formulas.per_run import criterion_rows, per_run_rows
 
 
 def main(smk) -> None:
@@ -18,6 +25,9 @@ def main(smk) -> None:
     runs = [run for path in smk.input.runs for run in read_scored_runs(path)]
     rows = per_run_rows(runs, golds)
     write_per_run(rows, smk.output.csv, smk.output.table)
+    write_csv(smk.output.criteria, CRITERION_COLUMNS, criterion_rows(runs))
+    newest = newest_timestamp(run.scoring_timestamp_utc for run in runs) if runs else ""
+    write_per_run_summary(smk.output.summary, PerRunSummary(len(rows), newest))
     log.info("%d per-run rows written", len(rows))
 
 

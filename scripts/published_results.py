@@ -1,7 +1,9 @@
 """Rule publish: the results folder, once every step has succeeded.
 
 Writes coverage.csv and metadata.json from the cross-check's verdict and copies the
-staged CSVs of steps 2-4, uncertainty.csv and the leaderboard (CSV and page). Each file
+staged CSVs of steps 2-4, criterion_scores.csv, input_files.csv, uncertainty.csv, the
+changes report and the leaderboard (CSV, and the page with the changes section put
+in). Each file
 is replaced atomically (written beside it, then renamed), so a reader or a killed run
 never sees a half-written file, and results/ changes only after the whole set was
 computed.
@@ -15,8 +17,13 @@ from ro_metrics.contracts.files import (
     write_bytes_atomic,
     write_json,
 )
-from ro_metrics.contracts.records import read_leaderboard_summary, read_verdict
+from ro_metrics.contracts.records import (
+    read_changes_section,
+    read_leaderboard_summary,
+    read_verdict,
+)
 from ro_metrics.contracts.tables import COVERAGE_COLUMNS, write_csv
+from ro_metrics.publishing.leaderboard_page import with_changes_section
 from ro_metrics.publishing.metadata import metadata
 
 
@@ -25,8 +32,13 @@ def main(smk) -> None:
     remove_stale_staging(Path(smk.output.metadata).parent, [Path(f).name for f in smk.output])
     verdict = read_verdict(smk.input.verdict)
     copied = ["per_run", "metrics_per_subject", "metrics_per_family", "uncertainty"]
-    for name in [*copied, "leaderboard_csv", "leaderboard_html"]:
+    copied += ["criterion_scores", "input_files", "changes_csv", "changes_md", "leaderboard_csv"]
+    for name in copied:
         write_bytes_atomic(smk.output[name], Path(smk.input[name]).read_bytes())
+    # The changes step runs beside the leaderboard's: its section joins the page here.
+    page = Path(smk.input.leaderboard_html).read_text("utf-8")
+    section = read_changes_section(smk.input.changes_section).html
+    write_bytes_atomic(smk.output.leaderboard_html, with_changes_section(page, section).encode())
     write_csv(smk.output.coverage, COVERAGE_COLUMNS, verdict.coverage)
     leaderboard = read_leaderboard_summary(smk.input.leaderboard_summary)
     document = metadata(

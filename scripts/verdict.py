@@ -3,7 +3,9 @@
 Joins every partition with the golds and the registry (ro_metrics.corpus.cross_check).
 If any file of the corpus has a problem, the full list goes to the terminal and the
 log, the step exits non-zero and nothing downstream runs, so the published results
-stay as they were. Otherwise it writes its verdict (records.Verdict).
+stay as they were. Otherwise it writes its verdict (records.Verdict) and the digest
+of every input file (input_files.csv, published: what a later run compares to name
+the causes of its changes).
 """
 
 import sys
@@ -15,6 +17,7 @@ from ro_metrics.contracts.records import (
     read_partition_summary,
     write_verdict,
 )
+from ro_metrics.contracts.tables import INPUT_FILE_COLUMNS, write_csv
 from ro_metrics.corpus.cross_check import cross_check, report, unscored_warning
 from ro_metrics.corpus.layout import read_manifest
 
@@ -37,7 +40,12 @@ def main(smk) -> None:
         sys.exit(1)
     if result.unscored:
         log.warning(unscored_warning(result.unscored))
-    write_verdict(smk.output[0], result.verdict)
+    write_verdict(smk.output.verdict, result.verdict)
+    write_csv(
+        smk.output.input_files,
+        INPUT_FILE_COLUMNS,
+        ([path, f"sha256:{digest}"] for path, digest in result.input_files),
+    )
     log.info("%d scored runs checked", result.verdict.n_scored_runs)
 
 

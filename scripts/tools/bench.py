@@ -9,7 +9,10 @@ peak memory (summed RSS of the whole process tree, sampled) of:
 - cold: a full run with no .snakemake/ and no cache;
 - noop: the same run again, nothing changed;
 - one_scoring: a rerun after adding one scoring to one subject;
-- one_gold: a rerun after changing one gold.
+- one_gold: a rerun after changing one gold;
+- changes_step: after a snapshot, one added and one re-scored scoring, a rerun; the
+  time is that of the `changes` job alone (its process, sampled), the step that
+  compares the results with the snapshot.
 
 Medians go to a Markdown table (docs/benchmarks.md) and a CSV, with each scenario's
 ratio to the floor and the target it must meet.
@@ -42,9 +45,11 @@ from make_demo_corpus import SIZES, make_corpus
 REPO = Path(__file__).resolve().parents[2]
 
 WORKFLOW_PARTS = ["Snakefile", "workflow", "scripts", "config", "system", "profiles"]
-SCENARIOS = ["floor", "cold", "noop", "one_scoring", "one_gold"]
-# Targets of issue 3, as a ratio of the floor measured in the same run.
-TARGETS = {"cold": 2.5, "noop": 0.6, "one_scoring": 1.0, "one_gold": 1.5}
+SCENARIOS = ["floor", "cold", "noop", "one_scoring", "one_gold", "changes_step"]
+# Targets of issues 3 and 13, as a ratio of the floor measured in the same run.
+TARGETS = {"cold": 2.5, "noop": 0.6, "one_scoring": 1.0, "one_gold": 1.5, "changes_step": 0.3}
+# The job whose own time the changes_step scenario reports (its script's file name).
+CHANGES_JOB = "changes.py"
 MEMORY_TARGET_MIB = 1024
 TARGET_SIZE = "L"
 SAMPLE_SECONDS = 0.02
@@ -63,9 +68,14 @@ print(count)
 """
 
 
-def measure(command: list[str], cwd: Path) -> tuple[float, float, str]:
-    """Wall seconds and peak summed RSS (MiB) of a command and all its descendants."""
+def measure(command: list[str], cwd: Path, job: str = "") -> tuple[float, float, str]:
+    """Wall seconds and peak summed RSS (MiB) of a command and all its descendants.
+
+    With `job`, the seconds are those between the first and the last sample in which a
+    descendant process runs a script of that name (a Snakemake script job).
+    """
     peak = 0
+    job_seen = []
     start = time.perf_counter()
     process = subprocess.Popen(
         command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -78,6 +88,8 @@ def measure(command: list[str], cwd: Path) -> tuple[float, float, str]:
         try:
             tree = [root, *root.children(recursive=True)]
             peak = max(peak, sum(_rss(p) for p in tree))
+            if job and any(_runs_script(p, job) for p in tree):
+                job_seen.append(time.perf_counter())
         except psutil.NoSuchProcess:
             pass
         time.sleep(SAMPLE_SECONDS)
@@ -85,7 +97,20 @@ def measure(command: list[str], cwd: Path) -> tuple[float, float, str]:
     reader.join()
     if process.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{''.join(output)[-3000:]}")
+    if job:
+        if not job_seen:
+            raise RuntimeError(f"no {job} job ran:\n{''.join(output)[-3000:]}")
+        wall = job_seen[-1] - job_seen[0] + SAMPLE_SECONDS
     return wall, peak / 2**20, "".join(output)
+
+
+def _runs_script(process: psutil.Process, name: str) -> bool:
+    try:
+        return any(
+            arg.endswith(f".{name}") or arg.endswith(f"/{name}") for arg in process.cmdline()
+        )
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return False
 
 
 def _rss(process: psutil.Process) -> int:
@@ -132,6 +157,15 @@ class Bench:
             self._add_scoring()
         elif scenario == "one_gold":
             self._change_gold()
+        elif scenario == "changes_step":
+            # A snapshot dated before every scoring, then one added and one re-scored
+            # scoring: the changes job then has a comparison to make.
+            snapshot = [self.snakemake()[0], "snapshot", *self.snakemake()[1:]]
+            measure([*snapshot, "snapshot_date=2000-01-01"], self.workdir)
+            self._add_scoring()
+            self._rescore()
+            wall, peak, _ = measure(self.snakemake(), self.workdir, job=CHANGES_JOB)
+            return wall, peak
         wall, peak, output = measure(self.snakemake(), self.workdir)
         if scenario == "noop" and "Nothing to be done" not in output:
             raise RuntimeError(f"the no-op rerun ran jobs:\n{output[-3000:]}")
@@ -159,6 +193,16 @@ class Bench:
         }
         target = template.parent / f"{response.stem}__eval-{scoring['reviewer_id']}.json"
         target.write_text(json.dumps(scoring, indent=2), "utf-8")
+
+    def _rescore(self) -> None:
+        """One criterion of one scoring moved by one point."""
+        self.edits += 1
+        scorings = sorted((self.corpus / "scoring/v1.0").glob("*/*.json"))
+        scoring = scorings[(self.edits * 7919) % len(scorings)]
+        document = json.loads(scoring.read_text("utf-8"))
+        criterion = document["criterion_scores"]["main_hypothesis"]
+        criterion["score"] = 1 if criterion["score"] != 1 else 2
+        scoring.write_text(json.dumps(document, indent=2), "utf-8")
 
     def _change_gold(self) -> None:
         gold = self.golds[self.edits % len(self.golds)]
@@ -223,7 +267,9 @@ def markdown(rows: list[dict], machine: dict) -> str:
         "Scenarios: **floor** = one process that only reads and json-parses every file "
         "once; **cold** = full run without `.snakemake/` or cache; **noop** = rerun with "
         "no change; **one_scoring** = rerun after adding one scoring to one subject; "
-        "**one_gold** = rerun after changing one gold. Ratios are to the floor of the "
+        "**one_gold** = rerun after changing one gold; **changes_step** = the `changes` job "
+        "alone, in a rerun after a snapshot, one added and one re-scored scoring. Ratios "
+        "are to the floor of the "
         f"same size; targets apply at size L, with peak RSS ≤ {MEMORY_TARGET_MIB} MiB. "
         "Where a target is not met, [performance.md](performance.md) gives the profile "
         "and where the time goes.",

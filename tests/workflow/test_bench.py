@@ -8,7 +8,7 @@ from support import REPO
 
 BENCH = REPO / "scripts" / "tools" / "bench.py"
 
-SCENARIOS = ["floor", "cold", "noop", "one_scoring", "one_gold"]
+SCENARIOS = ["floor", "cold", "noop", "one_scoring", "one_gold", "changes_step"]
 
 
 def test_quick_bench_writes_every_scenario(tmp_path):

@@ -71,6 +71,12 @@ def test_headers_are_the_published_contract(two_runs):
         "leaderboard.csv": "rank,rank_low,rank_high,subject_id,subject_version,track,"
         "q_final,pass_rate,mean_clipped_score,brier,ece,n_runs,n_critical_fails,"
         "leaderboard_status,benchmark_version",
+        "criterion_scores.csv": "subject_id,subject_version,case_id,run_id,reviewer_id,"
+        "main_hypothesis,key_signals,alternatives,recommended_action,requested_data,"
+        "decision_change_condition",
+        "input_files.csv": "path,digest",
+        "changes.csv": "scope,change,subject_id,subject_version,case_id,run_id,field,old,new,"
+        "outside_old_ci95,cause",
     }
 
 

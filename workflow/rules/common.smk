@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
 from ro_metrics.corpus.layout import partition_ids, refresh_manifests
 from ro_metrics.module_graph import script_modules
+from ro_metrics.publishing.snapshot import snapshot_dates
 from ro_metrics.publishing.stale_lock import record_lock_owner, recover_stale_lock
 
 
@@ -30,8 +31,9 @@ def validate_config(config):
         if str(config.get(key)).lower() in {"true", "false"}:
             config[key] = str(config[key]).lower() == "true"
     # An unquoted YAML date arrives as a date object; the schema checks the text.
-    if isinstance(config.get("snapshot_date"), datetime.date):
-        config["snapshot_date"] = config["snapshot_date"].isoformat()
+    for key in ("snapshot_date", "changes_since"):
+        if isinstance(config.get(key), datetime.date):
+            config[key] = config[key].isoformat()
     try:
         validate(config, "../schemas/config.schema.yaml")
     except WorkflowError as error:
@@ -82,13 +84,24 @@ if workflow.is_main_process:
     refresh_manifests(Path(CORPUS), VERSION, config["partitions"], Path(MANIFESTS))
 
 
-def snapshot_metadata_files(wildcards):
+def snapshot_metadata_files(wildcards=None):
     """metadata.json of every snapshot folder: the set changes when a snapshot is taken."""
     return sorted(
         str(path)
         for path in Path(HISTORY).glob("*/metadata.json")
         if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", path.parent.name)
     )
+
+
+# changes_since must name a date with a snapshot on or before it: a comparison the
+# user asked for is never silently replaced by "no earlier snapshot".
+if config["changes_since"]:
+    _dates = snapshot_dates(snapshot_metadata_files())
+    if not any(date <= config["changes_since"] for date in _dates):
+        configuration_error(
+            f"changes_since: no snapshot in {HISTORY}/ is dated on or before "
+            f"{config['changes_since']} (snapshots: {', '.join(_dates) or 'none'})"
+        )
 
 
 def shorten_rate_limiter_timer(settings):

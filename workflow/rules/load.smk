@@ -57,6 +57,7 @@ rule cross_check:
         registry_schema=f"{SCHEMAS}/registry.schema.json",
     output:
         verdict=f"{CACHE}/checked/verdict.json",
+        input_files=f"{STAGED}/input_files.csv",
     log:
         f"{LOGS}/cross_check.log",
     conda:

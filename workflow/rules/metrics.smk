@@ -7,6 +7,8 @@ rule per_run:
     output:
         csv=f"{STAGED}/per_run.csv",
         table=f"{STAGED}/per_run.table.json",
+        criteria=f"{STAGED}/criterion_scores.csv",
+        summary=f"{STAGED}/per_run.summary.json",
     log:
         f"{LOGS}/per_run.log",
     conda:

@@ -18,6 +18,13 @@ class Problem(NamedTuple):
     message: str
 
 
+class InputDigest(NamedTuple):
+    """An input file (path relative to the corpus) and the SHA-256 of its bytes (hex)."""
+
+    path: str
+    digest: str
+
+
 class ScoredRun(NamedTuple):
     """A checked scoring joined with its response: step 1's output, step 2's input."""
 
@@ -70,6 +77,7 @@ class PartitionSummary:
     unscored: list[UnscoredResponse]
     scored_cases: dict[str, int]  # case_id → scored runs in the partition
     evaluation_ids: list[EvaluationId]  # of every valid scoring, sorted
+    file_digests: list[InputDigest]  # every file read, sorted by path
 
 
 class PublicGold(NamedTuple):
@@ -90,6 +98,7 @@ class GoldsSummary:
     problems: list[Problem]
     golds: dict[str, PublicGold]
     ignored: list[str]  # files of the golds folder that are not *_gold.md: not read
+    file_digests: list[InputDigest]  # every gold file read, sorted by path
 
 
 class CoverageRow(NamedTuple):
@@ -116,6 +125,21 @@ class Verdict:
     coverage: list[CoverageRow]
     subjects: dict[str, dict]  # subject_id → its public registry fields
     tracks: list[Track]
+
+
+@dataclass(frozen=True)
+class PerRunSummary:
+    """What step 2 tells the changes step of the per-run table without its rows."""
+
+    n_rows: int
+    newest_scoring_utc: str  # "" when there is no row
+
+
+@dataclass(frozen=True)
+class ChangesSection:
+    """The leaderboard page's section on what changed since a snapshot (HTML)."""
+
+    html: str
 
 
 @dataclass(frozen=True)
@@ -148,6 +172,7 @@ def read_partition_summary(path) -> PartitionSummary:
         unscored=[UnscoredResponse(*row) for row in document["unscored"]],
         scored_cases=document["scored_cases"],
         evaluation_ids=[EvaluationId(*pair) for pair in document["evaluation_ids"]],
+        file_digests=[InputDigest(*entry) for entry in document["file_digests"]],
     )
 
 
@@ -163,6 +188,7 @@ def read_golds_summary(path) -> GoldsSummary:
         problems=[Problem(*problem) for problem in document["problems"]],
         golds={case_id: PublicGold(*gold) for case_id, gold in document["golds"].items()},
         ignored=document["ignored"],
+        file_digests=[InputDigest(*entry) for entry in document["file_digests"]],
     )
 
 
@@ -188,3 +214,19 @@ def write_leaderboard_summary(path, summary: LeaderboardSummary) -> None:
 
 def read_leaderboard_summary(path) -> LeaderboardSummary:
     return LeaderboardSummary(**read_json(path))
+
+
+def write_per_run_summary(path, summary: PerRunSummary) -> None:
+    write_json(path, asdict(summary))
+
+
+def read_per_run_summary(path) -> PerRunSummary:
+    return PerRunSummary(**read_json(path))
+
+
+def write_changes_section(path, section: ChangesSection) -> None:
+    write_json(path, asdict(section))
+
+
+def read_changes_section(path) -> ChangesSection:
+    return ChangesSection(**read_json(path))

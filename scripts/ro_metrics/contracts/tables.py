@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ro_metrics.contracts.files import read_json, write_bytes_atomic, write_json
+from ro_metrics.contracts.vocabulary import CRITERIA
 
 PER_RUN_COLUMNS = [
     "subject_id",
@@ -86,6 +87,36 @@ LEADERBOARD_COLUMNS = [
 ]
 
 
+# One row per scored run: the six criterion scores behind its raw_score, so that a
+# later comparison can say which criterion a re-score moved (no justification, no
+# reference: only the integers of the rubric). Same order as per_run.csv.
+CRITERION_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "case_id",
+    "run_id",
+    "reviewer_id",
+    *CRITERIA,
+]
+# One row per input file the results were computed from (registry, golds, responses,
+# scorings), sorted by path: what a later run compares to name the cause of a change.
+INPUT_FILE_COLUMNS = ["path", "digest"]
+# One row per value that changed since a snapshot (changes.csv), with its cause.
+CHANGES_COLUMNS = [
+    "scope",
+    "change",
+    "subject_id",
+    "subject_version",
+    "case_id",
+    "run_id",
+    "field",
+    "old",
+    "new",
+    "outside_old_ci95",
+    "cause",
+]
+
+
 class PublishedTableError(ValueError):
     """A published CSV of the earlier steps is not in the expected format."""
 
@@ -105,11 +136,30 @@ def write_csv(path, header: list[str], rows) -> None:
     widths = {len(row) for row in rows}
     if widths - {len(header)}:
         raise ValueError(f"rows of {sorted(widths)} fields under a header of {len(header)}")
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
-    writer.writerow(header)
-    writer.writerows(rows)
-    write_bytes_atomic(path, buffer.getvalue().encode("utf-8"))
+    write_bytes_atomic(path, csv_bytes(header, rows))
+
+
+def csv_bytes(header: list[str], rows: list) -> bytes:
+    """The CSV text of write_csv. Cells that need no quoting (no comma, quote or line
+    break: nearly always) are joined directly, 6 x faster than csv.writer at 10^5
+    rows; the counts below prove that no cell needed quoting, else csv.writer writes."""
+    lines = [",".join(header), *(",".join(map(str, row)) for row in rows)]
+    text = "\r\n".join(lines) + "\r\n"
+    n_lines = len(lines)
+    plain = (
+        '"' not in text
+        and text.count(",") == n_lines * (len(header) - 1)
+        and text.count("\n") == n_lines
+        and text.count("\r") == n_lines
+        and (len(header) > 1 or all(row[0] != "" for row in rows))
+    )
+    if not plain:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
+        writer.writerow(header)
+        writer.writerows(rows)
+        text = buffer.getvalue()
+    return text.encode("utf-8")
 
 
 def read_table(path, header: list[str]) -> list[dict[str, str]]:

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from ro_metrics.contracts.records import (
     CoverageRow,
     GoldsSummary,
+    InputDigest,
     PartitionSummary,
     Problem,
     Track,
@@ -24,7 +25,15 @@ from ro_metrics.contracts.records import (
     read_scored_runs,
 )
 from ro_metrics.corpus.decoding import SchemaCheck, decode_yaml, formula_problems, read_checked
-from ro_metrics.corpus.layout import FILE, MISSING, NOT_A_FILE, REGISTRY, responses_dir, scoring_dir
+from ro_metrics.corpus.layout import (
+    FILE,
+    MISSING,
+    NOT_A_FILE,
+    REGISTRY,
+    response_path,
+    responses_dir,
+    scoring_path,
+)
 
 # The terminal gets the head of a long list; the log file always has all of it.
 MAX_PROBLEMS_SHOWN = 200
@@ -163,19 +172,11 @@ def resolve_tracks(versions, registry, problem) -> dict[tuple[str, str], str]:
     return tracks
 
 
-def response_path(benchmark_version, subject_id, case_id, run_id) -> str:
-    return f"{responses_dir(benchmark_version)}/{subject_id}/{case_id}__{run_id}.json"
-
-
-def scoring_path(benchmark_version, subject_id, case_id, run_id, reviewer_id) -> str:
-    folder = f"{scoring_dir(benchmark_version)}/{subject_id}"
-    return f"{folder}/{case_id}__{run_id}__eval-{reviewer_id}.json"
-
-
 class CrossCheckResult(NamedTuple):
     problems: list[Problem]
     unscored: list[UnscoredResponse]
     verdict: Verdict
+    input_files: list[InputDigest]  # every input file and its digest, sorted by path
 
 
 def cross_check(
@@ -254,7 +255,13 @@ def cross_check(
         subjects=subjects or {},
         tracks=[Track(*key, track) for key, track in sorted(tracks.items())],
     )
-    return CrossCheckResult(problems, unscored, verdict)
+    input_files = [
+        *golds_result.file_digests,
+        *([InputDigest(REGISTRY, registry_digest)] if registry_digest else []),
+        *(entry for partition in partitions for entry in partition.file_digests),
+    ]
+    input_files.sort()
+    return CrossCheckResult(problems, unscored, verdict, input_files)
 
 
 def coverage_rows(versions: list[VersionCount], registry) -> list[CoverageRow]:

@@ -8,7 +8,7 @@ import hashlib
 from collections import defaultdict
 from pathlib import Path
 
-from ro_metrics.contracts.records import GoldsSummary, Problem, PublicGold
+from ro_metrics.contracts.records import GoldsSummary, InputDigest, Problem, PublicGold
 from ro_metrics.contracts.vocabulary import GOLD_NAME_RE, family_of
 from ro_metrics.corpus.decoding import (
     SchemaCheck,
@@ -60,7 +60,7 @@ def load_golds(corpus: Path, version: str, entries, schema_path, max_bytes: int)
             shown_fields=SHOWN_FIELDS,
         )
         if checked.digest:
-            digests.append(f"{entry.path}\t{checked.digest}\n")
+            digests.append(InputDigest(entry.path, checked.digest))
         gold = checked.document
         for message in checked.problems:
             problem(entry.path, message)
@@ -109,8 +109,11 @@ def load_golds(corpus: Path, version: str, entries, schema_path, max_bytes: int)
 
     return GoldsSummary(
         n_files=len(digests),
-        digest=hashlib.sha256("".join(sorted(digests)).encode("utf-8")).hexdigest(),
+        digest=hashlib.sha256(
+            "".join(f"{path}\t{digest}\n" for path, digest in sorted(digests)).encode("utf-8")
+        ).hexdigest(),
         problems=sorted(problems),
         golds=golds,
         ignored=ignored,
+        file_digests=sorted(digests),
     )

@@ -50,6 +50,19 @@ def golds_dir(version: str) -> str:
     return f"golds/{version}"
 
 
+def response_path(benchmark_version, subject_id, case_id, run_id) -> str:
+    return f"{responses_dir(benchmark_version)}/{subject_id}/{case_id}__{run_id}.json"
+
+
+def scoring_path(benchmark_version, subject_id, case_id, run_id, reviewer_id) -> str:
+    folder = f"{scoring_dir(benchmark_version)}/{subject_id}"
+    return f"{folder}/{case_id}__{run_id}__eval-{reviewer_id}.json"
+
+
+def gold_path(benchmark_version, case_id) -> str:
+    return f"{golds_dir(benchmark_version)}/{case_id}_gold.md"
+
+
 def partition_ids(n_partitions: int) -> list[str]:
     width = len(str(n_partitions - 1))
     return [f"{index:0{width}d}" for index in range(n_partitions)]

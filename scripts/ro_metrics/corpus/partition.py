@@ -21,6 +21,7 @@ from pathlib import Path
 from ro_metrics.contracts.files import tell
 from ro_metrics.contracts.records import (
     EvaluationId,
+    InputDigest,
     PartitionSummary,
     Problem,
     ScoredRun,
@@ -249,18 +250,17 @@ def partition_summary(
                 correctness,
             )
         )
+    # files follows the manifest, which is sorted by path
+    file_digests = [
+        InputDigest(path, result[1]) for path, (*_, result) in files.items() if result[1]
+    ]
     digest = hashlib.sha256(
-        "".join(
-            # files follows the manifest, which is sorted by path
-            f"{path}\t{result[1]}\n"
-            for path, (*_, result) in files.items()
-            if result[1]
-        ).encode()
+        "".join(f"{path}\t{file_digest}\n" for path, file_digest in file_digests).encode()
     )
     scored_keys = {(run.subject_id, run.case_id, run.run_id) for run in scored_runs}
     summary = PartitionSummary(
         partition=partition,
-        n_files=sum(1 for *_, result in files.values() if result[1]),
+        n_files=len(file_digests),
         digest=digest.hexdigest(),
         problems=sorted(problems),
         versions=version_counts(responses, scored_keys),
@@ -271,6 +271,7 @@ def partition_summary(
         ],
         scored_cases=dict(sorted(Counter(run.case_id for run in scored_runs).items())),
         evaluation_ids=sorted(evaluation_ids),
+        file_digests=file_digests,
     )
     return summary, scored_runs
 

@@ -34,8 +34,29 @@ def per_run_row(run: ScoredRun, gold: PublicGold, family: str) -> list:
     ]
 
 
+def in_table_order(runs: list[ScoredRun]) -> list[ScoredRun]:
+    """The order of the per-run table: (subject_id, case_id, run_id, reviewer_id)."""
+    return sorted(runs, key=attrgetter("subject_id", "case_id", "run_id", "reviewer_id"))
+
+
 def per_run_rows(runs: list[ScoredRun], golds: dict[str, PublicGold]) -> list[list]:
     """Rows sorted by (subject_id, case_id, run_id, reviewer_id)."""
     families = {case_id: family_of(case_id) for case_id in golds}
-    ordered = sorted(runs, key=attrgetter("subject_id", "case_id", "run_id", "reviewer_id"))
-    return [per_run_row(run, golds[run.case_id], families[run.case_id]) for run in ordered]
+    return [
+        per_run_row(run, golds[run.case_id], families[run.case_id]) for run in in_table_order(runs)
+    ]
+
+
+def criterion_rows(runs: list[ScoredRun]) -> list[list]:
+    """The rows of criterion_scores.csv (tables.CRITERION_COLUMNS), in per-run order."""
+    return [
+        [
+            run.subject_id,
+            run.subject_version,
+            run.case_id,
+            run.run_id,
+            run.reviewer_id,
+            *run.criterion_scores,
+        ]
+        for run in in_table_order(runs)
+    ]

@@ -13,6 +13,8 @@ from ro_metrics.contracts.vocabulary import ELIGIBLE, FAMILY_NAMES
 # Links to snapshots are relative to the results folder; a snapshot's own copy of
 # the page lives two levels down and rewrites this prefix (see publishing/snapshot.py).
 SNAPSHOT_HREF_PREFIX = 'href="historico/'
+# Where publish puts the changes step's section (that step runs beside this one).
+CHANGES_PLACEHOLDER = '<section id="changes"></section>'
 
 STYLE = """
 :root { color-scheme: light; --ink: #1b1f24; --muted: #57606a; --line: #d0d7de;
@@ -65,6 +67,9 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .15rem .75rem;
 dt { color: var(--muted); }
 dd { margin: 0; }
 nav.snapshots a { margin-right: .75rem; }
+table.changes { font-size: .85rem; }
+table.changes td { white-space: nowrap; }
+table.changes td.cause { white-space: normal; overflow-wrap: anywhere; min-width: 20rem; }
 """
 
 # Sorts a table by the clicked column; cells carry their sort value in data-value,
@@ -374,6 +379,7 @@ def render_page(
  over 10 confidence bins a bin holds only a few observations, so ECE moves a lot with
  one run (aggregated_metrics.md §5). Brier and Q<sub>final</sub> are indicative too at
  this size; P and the mean clipped score are reasonable.</p>
+{CHANGES_PLACEHOLDER}
 <h2>Subjects</h2>
 {sections}
 </main>
@@ -384,3 +390,10 @@ def render_page(
 </body>
 </html>
 """
+
+
+def with_changes_section(page: str, section: str) -> str:
+    """The page with the changes section in its place (exactly one placeholder)."""
+    if page.count(CHANGES_PLACEHOLDER) != 1:
+        raise ValueError("the leaderboard page has no single place for the changes section")
+    return page.replace(CHANGES_PLACEHOLDER, section)

@@ -7,25 +7,35 @@ from pathlib import Path
 
 from ro_metrics.contracts.records import LeaderboardSummary, Verdict
 
-TOOLS = ("snakemake", "jsonschema", "fastjsonschema", "orjson", "PyYAML", "matplotlib", "numpy")
+TOOLS = (
+    "snakemake",
+    "jsonschema",
+    "fastjsonschema",
+    "orjson",
+    "PyYAML",
+    "matplotlib",
+    "numpy",
+    "pandas",
+)
+# The version of this workflow's computations. Raise it with any change that can
+# change a published value for the same inputs (a formula, a rounding, a new column),
+# so that the changes report of the next run names it as the cause instead of
+# leaving the moved numbers unexplained. Refactorings that change no output keep it.
+WORKFLOW_VERSION = "1.1"
+# The published table of per-file input digests, named in metadata.json.
+INPUT_FILES_TABLE = "input_files.csv"
 
 
 def file_digest(path) -> str:
     return f"sha256:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}"
 
 
-def metadata(
-    verdict: Verdict, leaderboard: LeaderboardSummary, params, rubric, methods, schemas
-) -> dict:
-    """What produced the results: parameters, input digest, tools; never a clock.
-
-    The only time in it is the newest scoring's timestamp (the page's "Last update"
-    and the default snapshot date), a property of the inputs.
-    """
+def provenance(params, rubric, methods, schemas) -> dict:
+    """Everything besides the inputs that the published values depend on: parameters,
+    the workflow's version, the rubric, methods and schemas it follows, its tools."""
     return {
         "alpha": params.alpha,
         "benchmark_version": params.benchmark_version,
-        "newest_scoring_utc": leaderboard.newest_scoring_utc,
         "uncertainty": {
             "bootstrap_replicates": params.bootstrap_replicates,
             "bootstrap_seed": params.bootstrap_seed,
@@ -33,11 +43,6 @@ def metadata(
             "digest": file_digest(methods),
         },
         "strict": params.strict,
-        "inputs": {
-            "digest": f"sha256:{verdict.inputs_digest}",
-            "n_files": verdict.n_files,
-            "n_scored_runs": verdict.n_scored_runs,
-        },
         "rubric": {
             "document": f"system/rubric/{params.benchmark_version}/aggregated_metrics.md",
             "digest": file_digest(rubric),
@@ -46,5 +51,28 @@ def metadata(
         "tools": {
             "python": f"{sys.version_info.major}.{sys.version_info.minor}",
             **{tool: version(tool) for tool in TOOLS},
+        },
+        "workflow_version": WORKFLOW_VERSION,
+    }
+
+
+def metadata(
+    verdict: Verdict, leaderboard: LeaderboardSummary, params, rubric, methods, schemas
+) -> dict:
+    """What produced the results: parameters, input digests, tools; never a clock.
+
+    The only time in it is the newest scoring's timestamp (the page's "Last update"
+    and the default snapshot date), a property of the inputs. The digest of each
+    input file is in input_files.csv beside it (at 10^5 files, a map here would make
+    this small document 20 MB).
+    """
+    return {
+        **provenance(params, rubric, methods, schemas),
+        "newest_scoring_utc": leaderboard.newest_scoring_utc,
+        "inputs": {
+            "digest": f"sha256:{verdict.inputs_digest}",
+            "files": INPUT_FILES_TABLE,
+            "n_files": verdict.n_files,
+            "n_scored_runs": verdict.n_scored_runs,
         },
     }

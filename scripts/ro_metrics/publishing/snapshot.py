@@ -20,10 +20,15 @@ SNAPSHOT_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 STAGING = re.compile(r"\.[0-9]{4}-[0-9]{2}-[0-9]{2}\.[0-9]+\.tmp")
 
 
-def earlier_snapshots(history_files, before: str) -> list[str]:
-    """Dates of the snapshots (folders historico/<date>/ with a metadata.json) before a date."""
+def snapshot_dates(history_files) -> list[str]:
+    """Dates of the snapshots (folders historico/<date>/ with a metadata.json), oldest first."""
     dates = {Path(path).parent.name for path in history_files}
-    return sorted((d for d in dates if SNAPSHOT_DATE.fullmatch(d) and d < before), reverse=True)
+    return sorted(date for date in dates if SNAPSHOT_DATE.fullmatch(date))
+
+
+def earlier_snapshots(history_files, before: str) -> list[str]:
+    """Dates of the snapshots before a date, newest first."""
+    return [date for date in reversed(snapshot_dates(history_files)) if date < before]
 
 
 def snapshot_contents(published) -> dict[str, bytes]:
