@@ -1,10 +1,14 @@
 """Rule publish: the results folder, once every step has succeeded.
 
 Writes coverage.csv and metadata.json from the cross-check's verdict and copies the
-staged CSVs of steps 2-4, uncertainty.csv and the leaderboard (CSV and page). Each file
-is replaced atomically (written beside it, then renamed), so a reader or a killed run
-never sees a half-written file, and results/ changes only after the whole set was
-computed.
+staged CSVs of steps 2-4, uncertainty.csv and the leaderboard (CSV, Markdown, the page
+in English and in Spanish). Each file is replaced atomically (written beside it, then
+renamed), so a reader or a killed run never sees a half-written file, and results/
+changes only after the whole set was computed.
+
+operational_per_subject.csv and operational_per_family.csv are published only when the
+corpus has telemetry (the verdict says so); otherwise a copy left by an earlier run is
+removed, so results/ never holds tables of telemetry the corpus no longer has.
 """
 
 from pathlib import Path
@@ -22,16 +26,25 @@ from ro_metrics.publishing.metadata import metadata
 
 def main(smk) -> None:
     log = step_logger("publish", smk.log[0])
-    remove_stale_staging(Path(smk.output.metadata).parent, [Path(f).name for f in smk.output])
+    optional = smk.params.optional
+    names = [Path(f).name for f in [*smk.output, *optional.values()]]
+    remove_stale_staging(Path(smk.output.metadata).parent, names)
     verdict = read_verdict(smk.input.verdict)
     copied = ["per_run", "metrics_per_subject", "metrics_per_family", "uncertainty"]
-    for name in [*copied, "leaderboard_csv", "leaderboard_html"]:
+    leaderboard = ["leaderboard_csv", "leaderboard_html", "leaderboard_es_html", "leaderboard_md"]
+    for name in [*copied, *leaderboard]:
         write_bytes_atomic(smk.output[name], Path(smk.input[name]).read_bytes())
+    for name, target in optional.items():
+        if verdict.has_telemetry:
+            write_bytes_atomic(target, Path(smk.input[name]).read_bytes())
+        elif Path(target).exists():
+            Path(target).unlink()
+            log.info("removed %s: the corpus has no telemetry any more", target)
     write_csv(smk.output.coverage, COVERAGE_COLUMNS, verdict.coverage)
-    leaderboard = read_leaderboard_summary(smk.input.leaderboard_summary)
+    summary = read_leaderboard_summary(smk.input.leaderboard_summary)
     document = metadata(
         verdict,
-        leaderboard,
+        summary,
         smk.params,
         smk.input.rubric,
         smk.input.uncertainty_methods,

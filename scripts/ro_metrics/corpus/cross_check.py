@@ -8,13 +8,14 @@ coverage of every subject version.
 """
 
 import hashlib
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import NamedTuple
 
 from ro_metrics.contracts.records import (
     CoverageRow,
     GoldsSummary,
+    OperationalSummary,
     PartitionSummary,
     Problem,
     Track,
@@ -29,6 +30,7 @@ from ro_metrics.corpus.layout import FILE, MISSING, NOT_A_FILE, REGISTRY, respon
 # The terminal gets the head of a long list; the log file always has all of it.
 MAX_PROBLEMS_SHOWN = 200
 MAX_VERSIONS_SHOWN = 10
+MAX_IDS_SHOWN = 3  # of each kind of telemetry gap, in the warning
 
 
 # What the leaderboard shows of a registered subject (public registry fields).
@@ -122,9 +124,10 @@ def cross_check(
     version,
     strict,
     max_bytes,
+    operational: OperationalSummary,
 ) -> CrossCheckResult:
     """Every problem of the corpus, or (with none) the verdict the later steps build on."""
-    problems = []
+    problems = list(operational.problems)
 
     def problem(path, message):
         problems.append(Problem(path, message))
@@ -176,34 +179,100 @@ def cross_check(
                 response_path(version, subject_id, case_id, run_id),
                 "response has no scoring (strict mode)",
             )
+    telemetry = None
+    if operational.has_telemetry:
+        answered = response_versions(unscored, runs_files)
+        for call in [*operational.counted, *operational.without_usage]:
+            answer = answered.get((call.subject_id, call.case_id, call.run_id))
+            if answer is not None and answer != call.subject_version:
+                path, line = call.where.split(", ", 1)
+                problem(
+                    path,
+                    f"{line}, column 4 (subject_version): {call.subject_version!r} but its "
+                    f"response {response_path(version, call.subject_id, call.case_id, call.run_id)}"
+                    f" has {answer!r}",
+                )
+        telemetry = telemetry_counts(operational, answered)
     digest = hashlib.sha256()
-    for part in [golds_result.digest, registry_digest] + [p.digest for p in partitions]:
+    parts = [golds_result.digest, registry_digest] + [p.digest for p in partitions]
+    if operational.has_telemetry:
+        # Telemetry is an input only where it exists: a corpus without it keeps its digest.
+        parts.append(operational.digest)
+    for part in parts:
         digest.update(part.encode("ascii") + b"\n")
     verdict = Verdict(
         inputs_digest=digest.hexdigest(),
-        n_files=sum(p.n_files for p in partitions) + golds_result.n_files + 1,
+        n_files=sum(p.n_files for p in partitions) + golds_result.n_files + 1 + operational.n_files,
         n_scored_runs=sum(row.n_scored for row in versions),
-        coverage=coverage_rows(versions, registry or {}),
+        coverage=coverage_rows(versions, registry or {}, telemetry),
         subjects=subjects or {},
         tracks=[Track(*key, track) for key, track in sorted(tracks.items())],
+        has_telemetry=operational.has_telemetry,
     )
     return CrossCheckResult(problems, unscored, verdict)
 
 
-def coverage_rows(versions: list[VersionCount], registry) -> list[CoverageRow]:
-    """Every registered or responding version: responses, scored, unscored."""
+def response_versions(unscored, runs_files) -> dict[tuple[str, str, str], str]:
+    """(subject_id, case_id, run_id) → subject_version of every valid response: the
+    unscored ones from the partitions' summaries, the scored ones from their runs."""
+    answered = {(s, case_id, run_id): v for s, v, case_id, run_id in unscored}
+    for path in runs_files:
+        for run in read_scored_runs(path):
+            answered[(run.subject_id, run.case_id, run.run_id)] = run.subject_version
+    return answered
+
+
+def telemetry_counts(operational: OperationalSummary, answered) -> dict[tuple, list[int]]:
+    """The four telemetry columns of coverage.csv per (subject_id, subject_version): counted runs, responses without a passing call, latest calls without usage and
+    passing calls without a response, per subject version (a response's own version for
+    a response without a call, the telemetry's for a call without a response)."""
+    counts = defaultdict(lambda: [0, 0, 0, 0])
+    for call in operational.counted:
+        counts[(call.subject_id, call.subject_version)][0] += 1
+    for subject_id, case_id, run_id in operational.without_call:
+        answer = answered.get((subject_id, case_id, run_id))
+        if answer is not None:  # an invalid response is reported on its own
+            counts[(subject_id, answer)][1] += 1
+    for call in operational.without_usage:
+        counts[(call.subject_id, call.subject_version)][2] += 1
+    for call in operational.without_response:
+        counts[(call.subject_id, call.subject_version)][3] += 1
+    return dict(counts)
+
+
+def coverage_rows(
+    versions: list[VersionCount], registry, telemetry: dict[tuple, list[int]] | None
+) -> list[CoverageRow]:
+    """Every registered or responding version (and, with telemetry, every version a
+    passing call names): responses, scored, unscored, and the telemetry's counts ("" when
+    the corpus has no telemetry)."""
     counts = dict.fromkeys(registry, (0, 0))
     for subject_id, subject_version, n_responses, n_scored, _, _ in versions:
         counts[(subject_id, subject_version)] = (n_responses, n_scored)
-    return [
-        CoverageRow(subject_id, subject_version, n_responses, n_scored, n_responses - n_scored)
-        for (subject_id, subject_version), (n_responses, n_scored) in sorted(counts.items())
-    ]
+    if telemetry is not None:
+        for key in telemetry:
+            counts.setdefault(key, (0, 0))
+    rows = []
+    for key, (n_responses, n_scored) in sorted(counts.items()):
+        if telemetry is None:
+            extra = ["", "", "", ""]
+        else:
+            extra = telemetry.get(key, [0, 0, 0, 0])
+        rows.append(CoverageRow(*key, n_responses, n_scored, n_responses - n_scored, *extra))
+    return rows
+
+
+def _report_order(problem: Problem) -> tuple:
+    """By file, then line number for messages that start with one (a batch log's), then text."""
+    path, message = problem
+    head = message.split(",", 1)[0].split(":", 1)[0]
+    line = int(head[5:]) if head.startswith("line ") and head[5:].isdigit() else 0
+    return path, line, message
 
 
 def report(problems: list[Problem], corpus: str, log) -> str:
     """The message that stops the run: every problem, each with its file."""
-    lines = [f"{corpus}/{path}: {message}" for path, message in sorted(problems)]
+    lines = [f"{corpus}/{path}: {message}" for path, message in sorted(problems, key=_report_order)]
     for line in lines:
         log.info(line)
     shown = lines[:MAX_PROBLEMS_SHOWN]
@@ -214,6 +283,42 @@ def report(problems: list[Problem], corpus: str, log) -> str:
         "published results were left as they were:"
     )
     return "\n".join([header, *("  " + line for line in shown)])
+
+
+def _first(items, describe) -> str:
+    shown = ", ".join(describe(item) for item in items[:MAX_IDS_SHOWN])
+    return shown + (", …" if len(items) > MAX_IDS_SHOWN else "")
+
+
+def telemetry_warning(operational: OperationalSummary) -> str | None:
+    """What the operational tables leave out, with counts and the first ids of each kind;
+    None when nothing is left out."""
+
+    def call(item):
+        return f"{item.subject_id}/{item.case_id}/{item.run_id} ({item.where})"
+
+    def response(item):
+        return f"{item.subject_id}/{item.case_id}/{item.run_id}"
+
+    parts = []
+    gaps = [
+        (operational.without_response, "passing call(s) match no response of the corpus", call),
+        (operational.without_call, "response(s) have no passing call in the telemetry", response),
+        (
+            operational.without_usage,
+            "response(s) whose latest passing call lacks its token counts or latency",
+            call,
+        ),
+    ]
+    for items, what, describe in gaps:
+        if items:
+            parts.append(f"{len(items)} {what}: {_first(items, describe)}")
+    if not parts:
+        return None
+    return (
+        "Warning: the operational tables count only the latest passing call of each "
+        "response; not counted (numbers per subject version in coverage.csv): " + "; ".join(parts)
+    )
 
 
 def unscored_warning(unscored) -> str:
