@@ -46,7 +46,7 @@ def main(smk) -> None:
         sys.exit(1)
     if result.unscored:
         log.warning(unscored_warning(result.unscored))
-    gaps = telemetry_warning(operational)
+    gaps = telemetry_warning(result.verdict, operational)
     if gaps:
         log.warning(gaps)
     write_verdict(smk.output[0], result.verdict)

@@ -290,9 +290,9 @@ def _first(items, describe) -> str:
     return shown + (", …" if len(items) > MAX_IDS_SHOWN else "")
 
 
-def telemetry_warning(operational: OperationalSummary) -> str | None:
-    """What the operational tables leave out, with counts and the first ids of each kind;
-    None when nothing is left out."""
+def telemetry_warning(verdict: Verdict, operational: OperationalSummary) -> str | None:
+    """What the operational tables leave out, with counts (per subject version for the
+    responses without a call) and the first ids of each kind; None when nothing is."""
 
     def call(item):
         return f"{item.subject_id}/{item.case_id}/{item.run_id} ({item.where})"
@@ -301,23 +301,33 @@ def telemetry_warning(operational: OperationalSummary) -> str | None:
         return f"{item.subject_id}/{item.case_id}/{item.run_id}"
 
     parts = []
-    gaps = [
-        (operational.without_response, "passing call(s) match no response of the corpus", call),
-        (operational.without_call, "response(s) have no passing call in the telemetry", response),
-        (
-            operational.without_usage,
-            "response(s) whose latest passing call lacks its token counts or latency",
-            call,
-        ),
-    ]
-    for items, what, describe in gaps:
-        if items:
-            parts.append(f"{len(items)} {what}: {_first(items, describe)}")
+    if operational.without_response:
+        parts.append(
+            f"{len(operational.without_response)} passing call(s) match no response of the "
+            f"corpus: {_first(operational.without_response, call)}"
+        )
+    if operational.without_call:
+        per_version = [
+            f"{row.subject_version} {row.n_responses_without_call}"
+            + (" (no call at all)" if row.n_responses_without_call == row.n_responses else "")
+            for row in verdict.coverage
+            if row.n_responses_without_call
+        ]
+        parts.append(
+            f"{len(operational.without_call)} response(s) have no passing call in the "
+            f"telemetry ({', '.join(per_version)}): {_first(operational.without_call, response)}"
+        )
+    if operational.without_usage:
+        parts.append(
+            f"{len(operational.without_usage)} response(s) whose latest passing call lacks "
+            f"its token counts or latency: {_first(operational.without_usage, call)}"
+        )
     if not parts:
         return None
     return (
         "Warning: the operational tables count only the latest passing call of each "
-        "response; not counted (numbers per subject version in coverage.csv): " + "; ".join(parts)
+        "response; not counted (numbers per subject version in coverage.csv): "
+        + "; ".join(parts)
     )
 
 

@@ -159,7 +159,7 @@ def operational_section(rows, operational, t: Language) -> str:
         found = by_version.get((row["subject_id"], row["subject_version"]))
         names = [md_text(row["subject_id"]), md_text(row["subject_version"])]
         if found is None:
-            body.append([*names, t("unknown"), *[""] * 8])
+            body.append([*names, *[t("unknown")] * 9])
             continue
         prices = [
             per_million_tokens(found[name]) if found[name] else t("unknown")
