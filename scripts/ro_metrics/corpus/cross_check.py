@@ -223,7 +223,8 @@ def response_versions(unscored, runs_files) -> dict[tuple[str, str, str], str]:
 
 
 def telemetry_counts(operational: OperationalSummary, answered) -> dict[tuple, list[int]]:
-    """The four telemetry columns of coverage.csv per (subject_id, subject_version): counted runs, responses without a passing call, latest calls without usage and
+    """The four telemetry columns of coverage.csv per (subject_id, subject_version):
+    counted runs, responses without a passing call, latest calls without usage and
     passing calls without a response, per subject version (a response's own version for
     a response without a call, the telemetry's for a call without a response)."""
     counts = defaultdict(lambda: [0, 0, 0, 0])
@@ -254,10 +255,7 @@ def coverage_rows(
             counts.setdefault(key, (0, 0))
     rows = []
     for key, (n_responses, n_scored) in sorted(counts.items()):
-        if telemetry is None:
-            extra = ["", "", "", ""]
-        else:
-            extra = telemetry.get(key, [0, 0, 0, 0])
+        extra = ["", "", "", ""] if telemetry is None else telemetry.get(key, [0, 0, 0, 0])
         rows.append(CoverageRow(*key, n_responses, n_scored, n_responses - n_scored, *extra))
     return rows
 
@@ -326,8 +324,7 @@ def telemetry_warning(verdict: Verdict, operational: OperationalSummary) -> str 
         return None
     return (
         "Warning: the operational tables count only the latest passing call of each "
-        "response; not counted (numbers per subject version in coverage.csv): "
-        + "; ".join(parts)
+        "response; not counted (numbers per subject version in coverage.csv): " + "; ".join(parts)
     )
 
 

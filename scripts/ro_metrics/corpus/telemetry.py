@@ -230,7 +230,9 @@ def read_batch_log(raw: bytes, relative: str) -> BatchLog:
 def _header_problem(header: list[str] | None) -> str:
     if not header:
         return "line 1: no header line (expected the columns of telemetry.md)"
-    for index, (found, expected) in enumerate(zip(header, TELEMETRY_COLUMNS), start=1):
+    for index, (found, expected) in enumerate(
+        zip(header, TELEMETRY_COLUMNS, strict=False), start=1
+    ):
         if found != expected:
             return (
                 f"line 1, column {index}: header {_shown(found)} where telemetry.md has "
