@@ -57,7 +57,9 @@ def main(smk) -> None:
         problems += [Problem(path, message) for message in batch_log.problems]
         calls += batch_log.calls
         n_failed += batch_log.n_failed
-    selection = select_calls(calls, response_keys(read_response_paths(smk.input.responses)))
+    # Without telemetry no response lacks "its" call: there is nothing to match.
+    responses = response_keys(read_response_paths(smk.input.responses)) if entries else set()
+    selection = select_calls(calls, responses)
     write_csv(
         smk.output.per_subject,
         OPERATIONAL_SUBJECT_COLUMNS,

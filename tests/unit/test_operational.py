@@ -21,7 +21,7 @@ from ro_metrics.contracts.tables import (
 )
 from ro_metrics.corpus.telemetry import Call, read_batch_log, response_keys, select_calls
 from ro_metrics.formulas import operational as op
-from support import REPO, benchmark_tables, one_call_per_response
+from support import COMMITTED_RESULTS, DEMO_CORPUS, REPO, benchmark_tables, one_call_per_response
 
 SAMPLE = REPO / "tests/data/samples/batch_log.synthetic-sample.csv"
 LOG = "logs/batch_logs/2026-05-12T09-14-03Z.csv"
@@ -278,3 +278,35 @@ def test_one_passing_call_per_response_gives_the_benchmarks_own_tables(seed):
         rows = op.operational_rows(selected.counted, per_family=name == "per_family")
         assert [[str(cell) for cell in row] for row in rows] == expected[name]
         assert all(len(row) == len(columns) for row in rows)
+
+
+def test_the_demo_differs_from_the_benchmarks_count_exactly_where_it_should():
+    """On the demo's telemetry the benchmark's own rule (every passing row) and the
+    published tables agree for every version, except the two where a passing call does
+    not stand for a response of the corpus: atlas-7b (2 passing calls of discarded
+    responses: 39 + 2 = 41 rows) and borealis-xl-2026-04-02 (a superseded duplicate
+    call: 36 + 1 = 37)."""
+    logs = sorted((DEMO_CORPUS / "logs/batch_logs").glob("*.csv"))
+    expected = benchmark_tables([path.read_text("utf-8") for path in logs])["per_subject"]
+    published = (COMMITTED_RESULTS / "operational_per_subject.csv").read_bytes().decode()
+    rows = [line.split(",") for line in published.split("\r\n")[1:-1]]
+    differing = {
+        (row[0], row[1], row[2], other[2])
+        for row, other in zip(rows, expected, strict=True)
+        if row != other
+    }
+    assert differing == {
+        ("atlas-7b", "atlas-7b-2026-03-q4", "39", "41"),
+        ("borealis-xl", "borealis-xl-2026-04-02", "36", "37"),
+    }
+    coverage = (COMMITTED_RESULTS / "coverage.csv").read_bytes().decode().split("\r\n")[1:-1]
+    telemetry = {tuple(line.split(",")[:2]): line.split(",")[5:] for line in coverage}
+    assert telemetry == {
+        ("atlas-7b", "atlas-7b-2026-03-q4"): ["39", "1", "0", "2"],
+        ("borealis-xl", "borealis-xl-2026-01-15"): ["35", "0", "1", "0"],
+        ("borealis-xl", "borealis-xl-2026-04-02"): ["36", "0", "0", "0"],
+        ("cirrus-reasoner", "cirrus-reasoner-r1"): ["38", "0", "0", "0"],
+        ("expert-rules-ro", "ro-expert-rules-3.2.0"): ["0", "30", "0", "0"],
+        ("fjord-13b", "fjord-13b-instruct-v0.9"): ["18", "0", "0", "0"],
+        ("human-panel-baseline", "human-panel-2026-pilot"): ["0", "0", "0", "0"],
+    }

@@ -277,7 +277,7 @@ def report(problems: list[Problem], corpus: str, log) -> str:
     if len(lines) > len(shown):
         shown.append(f"... and {len(lines) - len(shown)} more (all are in the log file)")
     header = (
-        f"The corpus has {len(lines)} problem(s); nothing was computed and the "
+        f"The corpus has {len(lines)} problem(s); nothing was published and the "
         "published results were left as they were:"
     )
     return "\n".join([header, *("  " + line for line in shown)])
@@ -299,6 +299,8 @@ def telemetry_warning(verdict: Verdict, operational: OperationalSummary) -> str 
         return f"{item.subject_id}/{item.case_id}/{item.run_id}"
 
     parts = []
+    if not operational.has_telemetry:
+        return None
     if operational.without_response:
         parts.append(
             f"{len(operational.without_response)} passing call(s) match no response of the "

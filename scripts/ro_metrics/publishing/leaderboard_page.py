@@ -13,7 +13,7 @@ from html import escape
 
 from ro_metrics.contracts.vocabulary import ELIGIBLE
 from ro_metrics.formulas.operational import cost_per_case
-from ro_metrics.publishing.translations import Language
+from ro_metrics.publishing.translations import ENGLISH, Language, language
 
 # Links to snapshots are relative to the results folder; a snapshot's own copy of
 # the page lives two levels down and rewrites this prefix (see publishing/snapshot.py).
@@ -475,12 +475,13 @@ def render_page(
     registry,
     diagrams,
     snapshots,
-    operational,
-    t: Language,
+    operational=None,
+    t: Language | None = None,
 ) -> str:
-    """The whole page in language t (see the module docstring); `operational` holds the
-    rows of operational_per_subject.csv, or None when the corpus has no telemetry (then
-    the page has no operational section)."""
+    """The whole page in language t, English by default (see the module docstring);
+    `operational` holds the rows of operational_per_subject.csv, or None when the corpus
+    has no telemetry (then the page has no operational section)."""
+    t = t or language(ENGLISH)
     version = benchmark_version
     families_of = {}
     for family in families:

@@ -17,7 +17,7 @@ ENGLISH, SPANISH = "en", "es"
 LANGUAGES = (ENGLISH, SPANISH)  # English is the default edition (leaderboard.html)
 # A decimal number inside a text: "0.705", "95 % CI 0.55–0.67" (not "v1.0": a letter
 # before it makes it a name, and neither are the parts of a date or a version id).
-_DECIMAL = re.compile(r"(?<![\w.])(\d+)\.(\d+)(?![\w.])")
+_DECIMAL = re.compile(r"(?<![\w.-])(\d+)\.(\d+)(?![\w.-])")
 
 
 def translation_file(code: str) -> Path:
