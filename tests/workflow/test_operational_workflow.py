@@ -145,6 +145,12 @@ def test_malformed_telemetry_is_reported_with_every_other_problem(tmp_path):
     cells[8] = "many"  # prompt_tokens of line 3
     lines[2] = ",".join(cells)
     lines[5] = ",".join(lines[5].split(",")[:-2])  # line 6 loses two fields
+    # Line 4: the call that produced a response, under the subject's other version.
+    cells = lines[3].split(",")
+    case, run = cells[1], cells[4]
+    assert cells[3] == "borealis-xl-2026-04-02" and case != "RO-NOWE-002"
+    cells[3] = "borealis-xl-2026-01-15"
+    lines[3] = ",".join(cells)
     log.write_bytes("\r\n".join(lines).encode("utf-8"))
     response = corpus / "responses/v1.0/atlas-7b/RO-FOUL-003__run-2026-05-12-001.json"
     document = json.loads(response.read_text("utf-8"))
@@ -155,13 +161,17 @@ def test_malformed_telemetry_is_reported_with_every_other_problem(tmp_path):
     run = run_workflow(workdir, **config)
     assert run.returncode != 0
     assert "Traceback" not in run.output
-    assert "The corpus has 3 problem(s); nothing was published" in run.output
+    assert "The corpus has 4 problem(s); nothing was published" in run.output
     prefix = f"{corpus}/{BATCH_LOGS}/2026-05-13T08-06-28Z.csv"
     assert (
         f"{prefix}: line 3, column 9 (prompt_tokens): 'many' is not a non-negative integer "
         "(or empty)"
     ) in run.output
     assert f"{prefix}: line 6: 15 fields where the header has 17" in run.output
+    assert (
+        f"{prefix}: line 4, column 4 (subject_version): 'borealis-xl-2026-01-15' but its "
+        f"response responses/v1.0/borealis-xl/{case}__{run}.json has 'borealis-xl-2026-04-02'"
+    ) in run.output
     assert "RO-FOUL-003__run-2026-05-12-001.json: confidence: 101 is greater than the maximum" in (
         run.output
     )
