@@ -25,7 +25,15 @@ from ro_metrics.contracts.records import (
     read_scored_runs,
 )
 from ro_metrics.corpus.decoding import SchemaCheck, decode_yaml, formula_problems, read_checked
-from ro_metrics.corpus.layout import FILE, MISSING, NOT_A_FILE, REGISTRY, responses_dir, scoring_dir
+from ro_metrics.corpus.layout import (
+    FILE,
+    MISSING,
+    NOT_A_FILE,
+    REGISTRY,
+    partition_of,
+    responses_dir,
+    scoring_dir,
+)
 
 # The terminal gets the head of a long list; the log file always has all of it.
 MAX_PROBLEMS_SHOWN = 200
@@ -181,7 +189,7 @@ def cross_check(
             )
     telemetry = None
     if operational.has_telemetry:
-        answered = response_versions(unscored, runs_files)
+        answered = ResponseVersions(versions, unscored, runs_files)
         for call in [*operational.counted, *operational.without_usage]:
             answer = answered.get((call.subject_id, call.case_id, call.run_id))
             if answer is not None and answer != call.subject_version:
@@ -212,17 +220,46 @@ def cross_check(
     return CrossCheckResult(problems, unscored, verdict)
 
 
-def response_versions(unscored, runs_files) -> dict[tuple[str, str, str], str]:
-    """(subject_id, case_id, run_id) → subject_version of every valid response: the
-    unscored ones from the partitions' summaries, the scored ones from their runs."""
-    answered = {(s, case_id, run_id): v for s, v, case_id, run_id in unscored}
-    for path in runs_files:
-        for run in read_scored_runs(path):
-            answered[(run.subject_id, run.case_id, run.run_id)] = run.subject_version
-    return answered
+class ResponseVersions:
+    """(subject_id, case_id, run_id) → subject_version of a valid response.
+
+    A subject whose responses all have one version needs no lookup. Only for a subject
+    with several versions are its partition's scored runs read (the unscored responses
+    are in the summaries), so the check costs nothing at the usual one version per
+    subject, and one partition's runs per subject with several.
+    """
+
+    def __init__(self, versions: list[VersionCount], unscored, runs_files):
+        self.of_subject = defaultdict(set)
+        for row in versions:
+            self.of_subject[row.subject_id].add(row.subject_version)
+        several = {subject for subject, found in self.of_subject.items() if len(found) > 1}
+        self.answered = {
+            (subject, case_id, run_id): version
+            for subject, version, case_id, run_id in unscored
+            if subject in several
+        }
+        wanted = {f"partition-{partition_of(s, len(runs_files))}.runs.json" for s in several}
+        for path in runs_files:
+            if Path(path).name not in wanted:
+                continue
+            for run in read_scored_runs(path):
+                if run.subject_id in several:
+                    key = (run.subject_id, run.case_id, run.run_id)
+                    self.answered[key] = run.subject_version
+
+    def get(self, key: tuple[str, str, str]) -> str | None:
+        found = self.of_subject.get(key[0])
+        if not found:
+            return None
+        if len(found) == 1:
+            return next(iter(found))
+        return self.answered.get(key)
 
 
-def telemetry_counts(operational: OperationalSummary, answered) -> dict[tuple, list[int]]:
+def telemetry_counts(
+    operational: OperationalSummary, answered: ResponseVersions
+) -> dict[tuple, list[int]]:
     """The four telemetry columns of coverage.csv per (subject_id, subject_version):
     counted runs, responses without a passing call, latest calls without usage and
     passing calls without a response, per subject version (a response's own version for
