@@ -316,8 +316,13 @@ def read_batch_logs(entries, corpus, cache: dict) -> tuple[dict, int]:
             digest, calls, n_failed, problems = cached[3]
             result = BatchLog(digest, [Call(*call) for call in calls], n_failed, problems)
         else:
-            with open(f"{corpus}/{entry.path}", "rb") as handle:
-                result = read_batch_log(handle.read(), entry.path)
+            try:
+                with open(f"{corpus}/{entry.path}", "rb") as handle:
+                    raw = handle.read()
+            except OSError as error:  # removed or unreadable since the scan
+                result = BatchLog("", [], 0, [f"cannot be read: {error.strerror}"])
+            else:
+                result = read_batch_log(raw, entry.path)
             read += 1
         logs[entry.path] = [*key, result]
     return logs, read
