@@ -19,6 +19,7 @@ from ro_metrics.contracts.tables import (
     OPERATIONAL_FAMILY_COLUMNS,
     OPERATIONAL_SUBJECT_COLUMNS,
 )
+from ro_metrics.corpus.layout import BATCH_LOGS, read_manifest, scan_telemetry
 from ro_metrics.corpus.telemetry import Call, read_batch_log, response_keys, select_calls
 from ro_metrics.formulas import operational as op
 from support import COMMITTED_RESULTS, DEMO_CORPUS, REPO, benchmark_tables, one_call_per_response
@@ -310,3 +311,21 @@ def test_the_demo_differs_from_the_benchmarks_count_exactly_where_it_should():
         ("fjord-13b", "fjord-13b-instruct-v0.9"): ["18", "0", "0", "0"],
         ("human-panel-baseline", "human-panel-2026-pilot"): ["0", "0", "0", "0"],
     }
+
+
+def test_the_telemetry_manifest_lists_the_batch_logs_only(tmp_path):
+    assert scan_telemetry(tmp_path) == []  # no logs/batch_logs: no telemetry
+    folder = tmp_path / BATCH_LOGS
+    folder.mkdir(parents=True)
+    (folder / "2026-05-12T09-14-03Z.csv").write_bytes(SAMPLE.read_bytes())
+    (folder / "README.md").write_text("notes", "utf-8")
+    (folder / ".2026-05-12T10-00-00Z.csv.swp").write_text("", "utf-8")
+    (folder / "old.csv").mkdir()
+    manifest = tmp_path / "telemetry.tsv"
+    manifest.write_text("".join(scan_telemetry(tmp_path)), "utf-8")
+    entries = read_manifest(manifest)
+    assert [(entry.kind, entry.path) for entry in entries] == [
+        ("file", f"{BATCH_LOGS}/2026-05-12T09-14-03Z.csv"),
+        ("folder", f"{BATCH_LOGS}/old.csv"),  # reported as a problem by the step
+    ]
+    assert entries[0].size == SAMPLE.stat().st_size
