@@ -74,6 +74,8 @@ nav.snapshots a { margin-right: .75rem; }
 # Added after STYLE only on pages with the operational table: a page without it keeps
 # the bytes it had before that table existed.
 OPERATIONAL_STYLE = """
+table.operational { font-size: .85rem; }
+table.operational th { vertical-align: bottom; white-space: normal; }
 td.none { color: var(--muted); font-style: italic; }
 """
 
