@@ -47,6 +47,8 @@ PUBLISHED = [
     "operational_per_subject.csv",
     "operational_per_family.csv",
 ]
+# What a corpus without telemetry (the scaled sizes S, M, L) publishes.
+PUBLISHED_WITHOUT_TELEMETRY = [name for name in PUBLISHED if not name.startswith("operational_")]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 
 
