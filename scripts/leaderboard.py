@@ -1,4 +1,5 @@
-"""Rule build_leaderboard: results/leaderboard.csv, leaderboard.html and its diagrams.
+"""Rule build_leaderboard: results/leaderboard.csv, leaderboard.md, leaderboard.html and
+its Spanish edition leaderboard.es.html, and the diagrams.
 
 The build_leaderboard.py planned by aggregated_metrics.md §7: it consumes
 metrics_per_subject.csv and applies the ordering and presentation rules
@@ -7,6 +8,10 @@ leaderboard cannot disagree with them. Eligible rows come first by Q_final desce
 rows whose published (4-decimal) Q_final is equal sharing a rank (1, 2, 2, 4) and
 ordered by subject_id, subject_version; Disqualified rows follow, unranked, in the same
 order (§3.6: disqualification is per subject_version, metrics stay visible).
+
+The pages and the Markdown show the operational table of operational_per_subject.csv
+beside the ranking when the corpus has telemetry (the verdict says so), and list the
+case and run of each critical fail of a disqualified version (from the per-run table).
 """
 
 import hashlib
@@ -21,6 +26,7 @@ from ro_metrics.contracts.records import (
 from ro_metrics.contracts.tables import (
     FAMILY_COLUMNS,
     LEADERBOARD_COLUMNS,
+    OPERATIONAL_SUBJECT_COLUMNS,
     SUBJECT_COLUMNS,
     column,
     read_per_run,
@@ -30,9 +36,17 @@ from ro_metrics.contracts.tables import (
 )
 from ro_metrics.contracts.vocabulary import newest_timestamp
 from ro_metrics.formulas.aggregates import calibration_of_subjects
-from ro_metrics.formulas.ranking import leaderboard_rows, ranked, tie_groups, with_rank_intervals
+from ro_metrics.formulas.ranking import (
+    critical_fail_evidence,
+    leaderboard_rows,
+    ranked,
+    tie_groups,
+    with_rank_intervals,
+)
+from ro_metrics.publishing.leaderboard_markdown import render_markdown
 from ro_metrics.publishing.leaderboard_page import render_page
 from ro_metrics.publishing.reliability_diagram import (
+    DiagramText,
     diagram_key,
     diagram_name,
     inline,
@@ -40,6 +54,7 @@ from ro_metrics.publishing.reliability_diagram import (
     reliability_svg,
 )
 from ro_metrics.publishing.snapshot import earlier_snapshots
+from ro_metrics.publishing.translations import ENGLISH, SPANISH, language
 
 
 def main(smk) -> None:
@@ -57,37 +72,59 @@ def main(smk) -> None:
 
     last_update = newest_timestamp(column(per_run, "scoring_timestamp_utc"))
     snapshot_date = smk.params.snapshot_date or last_update[:10]
-    diagrams = {}
+    operational = None
+    if verdict.has_telemetry:
+        operational = read_table(smk.input.operational, OPERATIONAL_SUBJECT_COLUMNS)
     figures = Path(smk.output.figures)
     figures.mkdir(parents=True, exist_ok=True)
+    calibration = calibration_of_subjects(per_run)
+    common = {
+        "benchmark_version": version,
+        "alpha": smk.params.alpha,
+        "last_update": last_update,
+        "rows": ordered,
+        "tie_groups": tie_groups(ordered),
+        "uncertainty": uncertainty,
+        "tracks": tracks,
+        "operational": operational,
+    }
     used = set()
-    for key, bins in calibration_of_subjects(per_run).items():
-        salt = hashlib.sha256("\t".join(key).encode("utf-8")).hexdigest()[:12]
-        title = " · ".join(key)
-        svg = reliability_svg(bins, title, salt, smk.params.diagram_cache)
-        used.add(diagram_key(bins, title, salt))
-        write_bytes_atomic(figures / diagram_name(*key), svg.encode("utf-8"))
-        diagrams[key] = (inline(svg, f"d{salt}"), bins)
+    for code, output in ((ENGLISH, smk.output.html), (SPANISH, smk.output.html_es)):
+        t = language(code)
+        words = DiagramText(t("diagram_xlabel"), t("diagram_ylabel"), t("decimal_mark"))
+        diagrams = {}
+        for key, bins in calibration.items():
+            salt = hashlib.sha256("\t".join(key).encode("utf-8")).hexdigest()[:12]
+            title = " · ".join(key)
+            svg = reliability_svg(bins, title, salt, smk.params.diagram_cache, words)
+            used.add(diagram_key(bins, title, salt, words))
+            if code == ENGLISH:
+                write_bytes_atomic(figures / diagram_name(*key), svg.encode("utf-8"))
+            diagrams[key] = (inline(svg, f"d{salt}"), bins)
+        page = render_page(
+            **common,
+            families=families,
+            registry=verdict.subjects,
+            diagrams=diagrams,
+            snapshots=earlier_snapshots(smk.input.history, snapshot_date),
+            t=t,
+        )
+        write_bytes_atomic(output, page.encode("utf-8"))
     prune_diagrams(smk.params.diagram_cache, used)
-
-    page = render_page(
-        benchmark_version=version,
-        alpha=smk.params.alpha,
-        last_update=last_update,
-        rows=ordered,
-        tie_groups=tie_groups(ordered),
-        uncertainty=uncertainty,
-        tracks=tracks,
-        families=families,
+    markdown = render_markdown(
+        **common,
         registry=verdict.subjects,
-        diagrams=diagrams,
-        snapshots=earlier_snapshots(smk.input.history, snapshot_date),
+        evidence=critical_fail_evidence(per_run),
+        t=language(ENGLISH),
     )
-    write_bytes_atomic(smk.output.html, page.encode("utf-8"))
+    write_bytes_atomic(smk.output.markdown, markdown.encode("utf-8"))
     # What publish records in metadata.json (the snapshot rule dates a snapshot by it).
     write_leaderboard_summary(smk.output.summary, LeaderboardSummary(last_update))
     log.info(
-        "leaderboard of %d subject versions written (%d diagrams)", len(ordered), len(diagrams)
+        "leaderboard of %d subject versions written (%d diagrams per language, %s)",
+        len(ordered),
+        len(calibration),
+        "with the operational table" if operational is not None else "no telemetry",
     )
 
 

@@ -3,8 +3,12 @@
 One row per checked (case, subject, run, reviewer) tuple, sorted by (subject_id,
 case_id, run_id, reviewer_id), written twice (tables.write_per_run): the published
 CSV and the same typed rows for steps 3-4; beside it criterion_scores.csv (the six
-criterion scores of each run) and a summary for the changes step. Runs only after
-the cross-check accepted the corpus (its verdict is an input).
+criterion scores of each run) and a summary for the changes step.
+
+It reads the loaded runs and golds, not the cross-check's verdict (which changes with
+the telemetry too): what it stages is published only once the cross-check accepted
+the corpus. On a corpus the cross-check refuses, a scored run of a case without a
+(valid) gold is left out here and named there.
 """
 
 from ro_metrics.contracts.files import step_logger
@@ -23,6 +27,12 @@ def main(smk) -> None:
     log = step_logger("per_run", smk.log[0])
     golds = read_golds_summary(smk.input.golds).golds
     runs = [run for path in smk.input.runs for run in read_scored_runs(path)]
+    without_gold = [run for run in runs if run.case_id not in golds]
+    if without_gold:
+        log.info(
+            "%d scored runs have no (valid) gold; the cross-check names them", len(without_gold)
+        )
+        runs = [run for run in runs if run.case_id in golds]
     rows = per_run_rows(runs, golds)
     write_per_run(rows, smk.output.csv, smk.output.table)
     write_csv(smk.output.criteria, CRITERION_COLUMNS, criterion_rows(runs))

@@ -2,11 +2,14 @@
 
 Writes coverage.csv and metadata.json from the cross-check's verdict and copies the
 staged CSVs of steps 2-4, criterion_scores.csv, input_files.csv, uncertainty.csv, the
-changes report and the leaderboard (CSV, and the page with the changes section put
-in). Each file
-is replaced atomically (written beside it, then renamed), so a reader or a killed run
-never sees a half-written file, and results/ changes only after the whole set was
-computed.
+changes report and the leaderboard (CSV, Markdown, and the page in English and in
+Spanish, the English one with the changes section put in). Each file is replaced
+atomically (written beside it, then renamed), so a reader or a killed run never sees a
+half-written file, and results/ changes only after the whole set was computed.
+
+operational_per_subject.csv and operational_per_family.csv are published only when the
+corpus has telemetry (the verdict says so); otherwise a copy left by an earlier run is
+removed, so results/ never holds tables of telemetry the corpus no longer has.
 """
 
 from pathlib import Path
@@ -29,21 +32,30 @@ from ro_metrics.publishing.metadata import metadata
 
 def main(smk) -> None:
     log = step_logger("publish", smk.log[0])
-    remove_stale_staging(Path(smk.output.metadata).parent, [Path(f).name for f in smk.output])
+    optional = smk.params.optional
+    names = [Path(f).name for f in [*smk.output, *optional.values()]]
+    remove_stale_staging(Path(smk.output.metadata).parent, names)
     verdict = read_verdict(smk.input.verdict)
     copied = ["per_run", "metrics_per_subject", "metrics_per_family", "uncertainty"]
     copied += ["criterion_scores", "input_files", "changes_csv", "changes_md", "leaderboard_csv"]
+    copied += ["leaderboard_es_html", "leaderboard_md"]
     for name in copied:
         write_bytes_atomic(smk.output[name], Path(smk.input[name]).read_bytes())
     # The changes step runs beside the leaderboard's: its section joins the page here.
     page = Path(smk.input.leaderboard_html).read_text("utf-8")
     section = read_changes_section(smk.input.changes_section).html
     write_bytes_atomic(smk.output.leaderboard_html, with_changes_section(page, section).encode())
+    for name, target in optional.items():
+        if verdict.has_telemetry:
+            write_bytes_atomic(target, Path(smk.input[name]).read_bytes())
+        elif Path(target).exists():
+            Path(target).unlink()
+            log.info("removed %s: the corpus has no telemetry any more", target)
     write_csv(smk.output.coverage, COVERAGE_COLUMNS, verdict.coverage)
-    leaderboard = read_leaderboard_summary(smk.input.leaderboard_summary)
+    summary = read_leaderboard_summary(smk.input.leaderboard_summary)
     document = metadata(
         verdict,
-        leaderboard,
+        summary,
         smk.params,
         smk.input.rubric,
         smk.input.uncertainty_methods,

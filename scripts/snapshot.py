@@ -15,6 +15,7 @@ from ro_metrics.publishing.snapshot import differences, snapshot_contents, write
 def main(smk) -> None:
     log = step_logger("snapshot", smk.log[0])
     published = list(smk.input.published)
+    published += [path for path in smk.params.optional if Path(path).is_file()]
     metadata = next(path for path in published if Path(path).name == "metadata.json")
     date = smk.params.snapshot_date or read_json(metadata)["newest_scoring_utc"][:10]
     history = Path(smk.params.history)

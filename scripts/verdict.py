@@ -1,6 +1,7 @@
 """Step 1c (rule cross_check): the verdict on the whole corpus, or every problem.
 
-Joins every partition with the golds and the registry (ro_metrics.corpus.cross_check).
+Joins every partition with the golds, the registry and the operational step's summary
+of the telemetry (ro_metrics.corpus.cross_check).
 If any file of the corpus has a problem, the full list goes to the terminal and the
 log, the step exits non-zero and nothing downstream runs, so the published results
 stay as they were. Otherwise it writes its verdict (records.Verdict) and the digest
@@ -14,16 +15,23 @@ from pathlib import Path
 from ro_metrics.contracts.files import step_logger
 from ro_metrics.contracts.records import (
     read_golds_summary,
+    read_operational_summary,
     read_partition_summary,
     write_verdict,
 )
 from ro_metrics.contracts.tables import INPUT_FILE_COLUMNS, write_csv
-from ro_metrics.corpus.cross_check import cross_check, report, unscored_warning
+from ro_metrics.corpus.cross_check import (
+    cross_check,
+    report,
+    telemetry_warning,
+    unscored_warning,
+)
 from ro_metrics.corpus.layout import read_manifest
 
 
 def main(smk) -> None:
     log = step_logger("cross_check", smk.log[0])
+    operational = read_operational_summary(smk.input.operational)
     result = cross_check(
         [read_partition_summary(path) for path in smk.input.partitions],
         smk.input.runs,
@@ -34,12 +42,16 @@ def main(smk) -> None:
         smk.params.benchmark_version,
         smk.params.strict,
         smk.params.max_file_bytes,
+        operational,
     )
     if result.problems:
         print(report(result.problems, smk.params.corpus, log), file=sys.stderr)
         sys.exit(1)
     if result.unscored:
         log.warning(unscored_warning(result.unscored))
+    gaps = telemetry_warning(result.verdict, operational)
+    if gaps:
+        log.warning(gaps)
     write_verdict(smk.output.verdict, result.verdict)
     write_csv(
         smk.output.input_files,

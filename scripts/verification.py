@@ -20,7 +20,9 @@ def main(smk) -> None:
     scratch = Path(tempfile.mkdtemp(prefix="run-", dir=scratch_root))
     try:
         recomputed = recompute(smk.params, scratch, smk.threads, log)
-        problems = compare(Path(smk.params.results), recomputed, smk.params.published)
+        problems = compare(
+            Path(smk.params.results), recomputed, smk.params.published, smk.params.optional
+        )
     finally:
         link = scratch / "results" / "historico"
         if link.is_symlink():
@@ -33,8 +35,11 @@ def main(smk) -> None:
             "\n".join(f"  {line}" for line in problems),
         )
         sys.exit(1)
+    n_published = len(smk.params.published) + sum(
+        (Path(smk.params.results) / name).is_file() for name in smk.params.optional
+    )
     message = (
-        f"verify: the {len(smk.params.published)} published files in {smk.params.results} "
+        f"verify: the {n_published} published files in {smk.params.results} "
         "are byte-identical to a recomputation from the inputs."
     )
     log.info(message)

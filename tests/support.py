@@ -16,11 +16,13 @@ tests (last section of this file).
 
 import csv
 import hashlib
+import io
 import math
 import os
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,6 +34,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+
+from ro_metrics.contracts.tables import TELEMETRY_COLUMNS
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO_CORPUS = REPO / "demo" / "corpus"
@@ -51,8 +55,15 @@ PUBLISHED = [
     "changes.md",
     "leaderboard.csv",
     "leaderboard.html",
+    "leaderboard.es.html",
+    "leaderboard.md",
     "metadata.json",
+    # Published because the demo corpus has telemetry (a corpus without has neither).
+    "operational_per_subject.csv",
+    "operational_per_family.csv",
 ]
+# What a corpus without telemetry (the scaled sizes S, M, L) publishes.
+PUBLISHED_WITHOUT_TELEMETRY = [name for name in PUBLISHED if not name.startswith("operational_")]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
 
 
@@ -722,3 +733,83 @@ def read_csv_rows(path: Path) -> tuple[list[str], list[list[str]]]:
     with open(path, encoding="utf-8", newline="") as handle:
         rows = list(csv.reader(handle))
     return rows[0], rows[1:]
+
+
+# The benchmark's operational tables (telemetry.md), implemented independently of
+# ro_metrics: what the tests compare the workflow's operational_*.csv with.
+
+
+def benchmark_tables(batch_logs: list[str]) -> dict[str, list[list[str]]]:
+    """telemetry.md's computation as the benchmark does it today: every passing row whose
+    prompt_tokens, completion_tokens and latency_ms are integers counts; no corpus."""
+    rows = [row for text in batch_logs for row in csv.DictReader(io.StringIO(text, newline=""))]
+    counted = [
+        row
+        for row in rows
+        if row["status"] == "pass"
+        and all(
+            row[name].isdigit() for name in ("prompt_tokens", "completion_tokens", "latency_ms")
+        )
+    ]
+    tables = {}
+    for name, with_family in (("per_subject", False), ("per_family", True)):
+        groups = defaultdict(list)
+        for row in counted:
+            key = (row["subject_id"], row["subject_version"])
+            groups[key + ((row["case_id"].split("-")[1],) if with_family else ())].append(row)
+        table = []
+        for key in sorted(groups):
+            members = groups[key]
+            mean_in = statistics.fmean(int(row["prompt_tokens"]) for row in members)
+            mean_out = statistics.fmean(int(row["completion_tokens"]) for row in members)
+            latency = sorted(int(row["latency_ms"]) for row in members)
+            if len(latency) == 1:
+                p95 = latency[0]
+            else:
+                p95 = statistics.quantiles(latency, n=20, method="inclusive")[18]
+            prices = []
+            for column in ("price_per_input_token_usd", "price_per_output_token_usd"):
+                known = [float(row[column]) for row in members if row[column]]
+                prices.append(f"{statistics.fmean(known):.10f}" if known else "")
+            table.append(
+                [
+                    *key,
+                    str(len(members)),
+                    f"{mean_in:.1f}",
+                    f"{mean_out:.1f}",
+                    f"{(mean_out / mean_in if mean_in else 0.0):.3f}",
+                    f"{statistics.median(latency) / 1000:.2f}",
+                    f"{p95 / 1000:.2f}",
+                    *prices,
+                ]
+            )
+        tables[name] = table
+    return tables
+
+
+# Unit prices per subject version of the generated telemetry: known, unknown, one known.
+GENERATED_PRICES = [("1e-06", "5e-06"), ("", ""), ("2.5e-06", "1e-05"), ("3e-07", "")]
+
+
+def one_call_per_response(rng, responses, *, batches: int = 3) -> list[str]:
+    """Batch logs (CSV texts, telemetry.md's format) holding exactly one passing call per
+    response (subject_id, subject_version, case_id, run_id), with random tokens, latency
+    and per-version prices, some preceded by a failed attempt; spread over batches."""
+    versions = sorted({(subject, version) for subject, version, _, _ in responses})
+    prices = {key: GENERATED_PRICES[i % len(GENERATED_PRICES)] for i, key in enumerate(versions)}
+    buffers = [io.StringIO() for _ in range(batches)]
+    writers = [csv.writer(buffer, lineterminator="\r\n") for buffer in buffers]
+    for writer in writers:
+        writer.writerow(TELEMETRY_COLUMNS)
+    for index, (subject, version, case, run) in enumerate(responses):
+        price_in, price_out = prices[(subject, version)]
+        prompt, completion = rng.randint(0, 6000), rng.randint(0, 9000)
+        latency = rng.choice([rng.randint(100, 90000), 1000 * rng.randint(1, 90)])
+        when = f"2026-05-12T{index // 3600 % 24:02d}:{index // 60 % 60:02d}:{index % 60:02d}Z"
+        base = [when, case, subject, version, run, "classic", f"p/{version}", version]
+        writer = rng.choice(writers)
+        if rng.random() < 0.3:  # a failed attempt first: no number of it counts
+            writer.writerow([*base, "", "", "", "", price_in, price_out, 60000, "fail", "Timeout"])
+        cells = [prompt, completion, prompt + completion, "", price_in, price_out, latency]
+        writer.writerow([*base, *cells, "pass", ""])
+    return [buffer.getvalue() for buffer in buffers]

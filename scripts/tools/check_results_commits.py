@@ -8,7 +8,8 @@ of a git revision range:
 - a commit that adds, modifies or deletes a published CSV (a ``*.csv`` file directly
   in the results folder, e.g. ``results/per_run.csv``) must also change at least one
   of the INPUTS below: a file of the corpus (``responses/``, ``scoring/``, ``golds/``,
-  ``subjects/``), the configuration, the workflow's code or the pinned tool versions;
+  ``subjects/``, ``logs/batch_logs/``), the configuration, the workflow's code or the
+  pinned tool versions;
   otherwise its numbers did not come from a run of the workflow;
 - the snapshots under ``<results>/historico/<date>/`` are immutable: adding a new
   snapshot needs no input, but a commit that modifies or deletes a file under
@@ -53,6 +54,7 @@ INPUTS = (
     "{corpus}/scoring/",  # the reviewers' scorings: score, fails, classification
     "{corpus}/golds/",  # the golds: floor, ceiling, family and case type of every case
     "{corpus}/subjects/",  # the registry: which subject versions exist and are ranked
+    "{corpus}/logs/batch_logs/",  # the runner's telemetry: operational_*.csv, coverage.csv
     "config/",  # the configuration: alpha, benchmark_version, strict, corpus, results…
     "Snakefile",  # the workflow's targets (part of the configuration of a run)
     "workflow/",  # the rules, the config schema and the conda environment of the rules

@@ -39,8 +39,10 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import csv
 import dataclasses
 import datetime as dt
+import io
 import json
 import random
 import re
@@ -65,7 +67,7 @@ REVIEWERS = ("R01", "R02", "R03")
 # (subjects, cases, runs) of the scaled sizes.
 SIZES = {"S": (12, 31, 1), "M": (50, 300, 1), "L": (100, 300, 3)}
 UNSCORED_ONE_IN = 20  # scaled sizes leave n_responses // 20 responses unscored
-OWNED_DIRS = ("subjects", "responses", "scoring", "golds")
+OWNED_DIRS = ("subjects", "responses", "scoring", "golds", "logs")
 GOLD_CANARY = "GOLDCANARY"  # marks private gold prose; must never reach outputs
 CEILING_BY_TYPE = {"Closed": 12, "Semi-closed": 11, "Open": 10, "Ambiguous": 9}
 DATA_DIR = Path(__file__).resolve().parents[2] / "demo" / "data"
@@ -181,7 +183,8 @@ class _Writer:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.made: set[Path] = set()
-        self.counts = dict.fromkeys(("registry", "golds", "responses", "scorings", "extra"), 0)
+        kinds = ("registry", "golds", "responses", "scorings", "telemetry", "extra")
+        self.counts = dict.fromkeys(kinds, 0)
 
     def write(self, rel: str, data: bytes, kind: str) -> None:
         path = self.root / rel
@@ -471,6 +474,183 @@ ERROR_LOGS = {(e["subject_id"], e["file"]): e["lines"] for e in _DEMO_SUBJECTS["
 # Key: (subject_version, case_id, run number).
 DEMO_PLACEMENTS = _load_placements()
 _NOT_PLACED = Placement("a run drawn by the RNG alone")
+DEMO_TELEMETRY = _load("demo_telemetry.json")
+TELEMETRY_COLUMNS = [
+    "timestamp_utc",
+    "case_id",
+    "subject_id",
+    "subject_version",
+    "run_id",
+    "track",
+    "litellm_model",
+    "served_model",
+    "prompt_tokens",
+    "completion_tokens",
+    "total_tokens",
+    "cost_usd",
+    "price_per_input_token_usd",
+    "price_per_output_token_usd",
+    "latency_ms",
+    "status",
+    "error_type",
+]
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A response written by the demo generator: what its telemetry row needs."""
+
+    version: DemoVersion
+    ref: RunRef
+    run: int
+    timestamp: dt.datetime
+
+
+def _prompt_tokens(case_id: str, profile: dict) -> int:
+    law = DEMO_TELEMETRY["prompt_tokens"]
+    family = family_of(case_id)
+    number = int(case_id[-3:])
+    base = law["base"] + law["step"] * number + law["family_offset"][family]
+    return base + profile["tokenizer_offset"]
+
+
+def _price(value) -> str:
+    """A unit price as the runner writes it (Python's text of the float), or empty."""
+    return "" if value is None else repr(float(value))
+
+
+def _call_row(
+    a: RunRef, track: str, profile: dict, *, when: dt.datetime | str, status: str, **cells
+) -> dict:
+    row = dict.fromkeys(TELEMETRY_COLUMNS, "")
+    row.update(
+        timestamp_utc=when if isinstance(when, str) else _iso(when),
+        case_id=a.case_id,
+        subject_id=a.subject_id,
+        subject_version=a.subject_version,
+        run_id=a.run_id,
+        track=track,
+        litellm_model=profile["litellm_model"],
+        served_model=profile["served_model"],
+        status=status,
+    )
+    row.update({key: str(value) for key, value in cells.items()})
+    return row
+
+
+def _passing_cells(profile: dict, prompt: int, completion: int, latency: int, priced: bool):
+    cells = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+        "latency_ms": latency,
+    }
+    if priced and profile["price_in"] is not None:
+        cost = prompt * profile["price_in"] + completion * profile["price_out"]
+        cells |= {
+            "cost_usd": repr(round(cost, 6)),
+            "price_per_input_token_usd": _price(profile["price_in"]),
+            "price_per_output_token_usd": _price(profile["price_out"]),
+        }
+    return cells
+
+
+def _telemetry_rows(answered: list[Answered], seed: int) -> dict[tuple[str, str], list[dict]]:
+    """(subject_version, run_id) → the rows of its batch log, in call order."""
+    placed = {
+        (p["subject_version"], p["case_id"], p["run"]): p for p in DEMO_TELEMETRY["placements"]
+    }
+    batches: dict[tuple[str, str], list[tuple[str, dict]]] = {}
+    for a in answered:
+        profile = DEMO_TELEMETRY["profiles"].get(a.ref.subject_version)
+        if profile is None:
+            continue  # no model calls: an expert system or a human panel
+        rng = random.Random(f"{seed}:telemetry:{a.ref.subject_version}:{a.ref.case_id}:{a.run}")  # noqa: S311
+        track = a.version.track or "classic"
+        mean, sd = profile["completion"]
+        completion = max(200, round(rng.gauss(mean, sd)))
+        mean, sd = profile["latency_ms"]
+        latency = max(1500, round(rng.gauss(mean, sd)))
+        prompt = _prompt_tokens(a.ref.case_id, profile)
+        place = placed.get((a.ref.subject_version, a.ref.case_id, a.run), {})
+        kind = place.get("kind")
+        rows = batches.setdefault((a.ref.subject_version, a.ref.run_id), [])
+        if kind == "missing":
+            continue
+        for failure in place.get("failures", []):
+            when = a.timestamp - dt.timedelta(seconds=failure["seconds_before"])
+            cells = {"latency_ms": failure["latency_ms"], "error_type": failure["error_type"]}
+            if profile["price_in"] is not None:
+                cells |= {
+                    "price_per_input_token_usd": _price(profile["price_in"]),
+                    "price_per_output_token_usd": _price(profile["price_out"]),
+                }
+            rows.append(
+                (_iso(when), _call_row(a.ref, track, profile, when=when, status="fail", **cells))
+            )
+        if kind == "duplicate":
+            when = a.timestamp - dt.timedelta(seconds=place["seconds_before"])
+            earlier = _passing_cells(profile, prompt, completion + 57, latency - 1300, True)
+            rows.append(
+                (_iso(when), _call_row(a.ref, track, profile, when=when, status="pass", **earlier))
+            )
+        cells = _passing_cells(profile, prompt, completion, latency, kind != "no_price")
+        if kind == "no_usage":
+            for name in ("prompt_tokens", "completion_tokens", "total_tokens", "cost_usd"):
+                cells.pop(name, None)
+        row = _call_row(a.ref, track, profile, when=a.timestamp, status="pass", **cells)
+        rows.append((_iso(a.timestamp), row))
+    versions = {v.subject_version: v for v in DEMO_VERSIONS}
+    for extra in DEMO_TELEMETRY["extra_calls"]:
+        v = versions[extra["subject_version"]]
+        ref = RunRef(
+            extra["case_id"],
+            v.subject_id,
+            v.subject_version,
+            f"run-{v.run_date}-{extra['run']:03d}",
+        )
+        profile = DEMO_TELEMETRY["profiles"][v.subject_version]
+        if extra["status"] == "pass":
+            cells = _passing_cells(
+                profile,
+                extra["prompt_tokens"],
+                extra["completion_tokens"],
+                extra["latency_ms"],
+                True,
+            )
+        else:
+            cells = {"latency_ms": extra["latency_ms"], "error_type": extra["error_type"]}
+        row = _call_row(
+            ref,
+            v.track or "classic",
+            profile,
+            when=extra["timestamp_utc"],
+            status=extra["status"],
+            **cells,
+        )
+        batches.setdefault((v.subject_version, ref.run_id), []).append(
+            (extra["timestamp_utc"], row)
+        )
+    return {
+        key: [row for _, row in sorted(rows, key=lambda item: item[0])]
+        for key, rows in batches.items()
+    }
+
+
+def _write_telemetry(w: _Writer, answered: list[Answered], seed: int) -> None:
+    """One batch log per (subject version, run), named by the UTC time of its first call."""
+    names = set()
+    for (_, _), rows in sorted(_telemetry_rows(answered, seed).items()):
+        if not rows:
+            continue
+        name = rows[0]["timestamp_utc"].replace(":", "-") + ".csv"
+        assert name not in names, f"two batch logs named {name}"
+        names.add(name)
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=TELEMETRY_COLUMNS, lineterminator="\r\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        w.write(f"logs/batch_logs/{name}", buffer.getvalue().encode("utf-8"), "telemetry")
 
 
 def _make_demo(root: Path, seed: int) -> dict:
@@ -489,6 +669,7 @@ def _make_demo(root: Path, seed: int) -> dict:
         data = ("\n".join(lines) + "\n").encode("utf-8")
         w.write(f"{resp_dir}/{subject_id}/_errors/{name}", data, "extra")
 
+    answered: list[Answered] = []
     for v in DEMO_VERSIONS:
         rng = random.Random(f"{seed}:{v.subject_version}")  # noqa: S311 (seeded, not crypto)
         cases = [c for c in golds if family_of(c) in v.families]
@@ -530,6 +711,7 @@ def _make_demo(root: Path, seed: int) -> dict:
                 )
                 name = f"{v.subject_id}/{case_id}__{ref.run_id}"
                 w.write_json(f"{resp_dir}/{name}.json", resp, "responses")
+                answered.append(Answered(v, ref, run, t_resp[run]))
                 if not v.scored or pl.unscored:
                     continue
                 reviewer = rng.choice(REVIEWERS)
@@ -545,6 +727,7 @@ def _make_demo(root: Path, seed: int) -> dict:
                     long_justification=pl.long_justification,
                 )
                 w.write_json(f"{score_dir}/{name}__eval-{reviewer}.json", scoring, "scorings")
+    _write_telemetry(w, answered, seed)
     return w.result()
 
 

@@ -41,14 +41,16 @@ DEMO_COUNTS = {
     "golds": 30,
     "responses": 198,
     "scorings": 176,
+    "telemetry": 9,
     "extra": 4,
-    "total": 409,
+    "total": 418,
 }
 S_COUNTS = {
     "registry": 1,
     "golds": 31,
     "responses": 12 * 31 * 1,
     "scorings": 12 * 31 - (12 * 31) // 20,  # 354: 18 responses left unscored
+    "telemetry": 0,
     "extra": 0,
     "total": 1 + 31 + 372 + 354,
 }

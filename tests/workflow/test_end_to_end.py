@@ -66,7 +66,9 @@ def test_headers_are_the_published_contract(two_runs):
         "alpha,q_final,leaderboard_status",
         "metrics_per_family.csv": "subject_id,subject_version,family,n_runs,n_pass,"
         "n_conditional,n_fail,pass_rate_family,mean_clipped_score_family",
-        "coverage.csv": "subject_id,subject_version,n_responses,n_scored,n_unscored",
+        "coverage.csv": "subject_id,subject_version,n_responses,n_scored,n_unscored,"
+        "n_operational_runs,n_responses_without_call,n_calls_without_usage,"
+        "n_calls_without_response",
         "uncertainty.csv": "subject_id,subject_version,metric,estimate,ci_low,ci_high,method",
         "leaderboard.csv": "rank,rank_low,rank_high,subject_id,subject_version,track,"
         "q_final,pass_rate,mean_clipped_score,brier,ece,n_runs,n_critical_fails,"
@@ -77,6 +79,12 @@ def test_headers_are_the_published_contract(two_runs):
         "input_files.csv": "path,digest",
         "changes.csv": "scope,change,subject_id,subject_version,case_id,run_id,field,old,new,"
         "outside_old_ci95,cause",
+        "operational_per_subject.csv": "subject_id,subject_version,n_runs,mean_input_tokens,"
+        "mean_output_tokens,output_to_input_ratio,median_latency_s,p95_latency_s,"
+        "price_per_input_token_usd,price_per_output_token_usd",
+        "operational_per_family.csv": "subject_id,subject_version,family,n_runs,"
+        "mean_input_tokens,mean_output_tokens,output_to_input_ratio,median_latency_s,"
+        "p95_latency_s,price_per_input_token_usd,price_per_output_token_usd",
     }
 
 

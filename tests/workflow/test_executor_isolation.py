@@ -32,9 +32,9 @@ def test_every_job_submitted_on_its_own_gives_the_same_results(tmp_path):
     )
     assert run.returncode == 0, run.output
     submitted = re.findall(r"Submitted job \d+ with external jobid 'local-\d+'", run.output)
-    # 8 partition loads, the golds, cross_check, per_run, two aggregates, uncertainty,
-    # the leaderboard, publish.
-    assert len(submitted) == 16, run.output
+    # 8 partition loads, the golds, the operational step, cross_check, per_run, two
+    # aggregates, uncertainty, the leaderboard, publish.
+    assert len(submitted) == 17, run.output
     assert "localrule" not in run.output.replace("localrule all:", "")
     for name in PUBLISHED:
         assert (workdir / "out" / name).read_bytes() == (COMMITTED_RESULTS / name).read_bytes()

@@ -63,7 +63,8 @@ def test_new_subject_folder_reruns_one_partition(ran_once):
     shutil.copytree(corpus / "responses/v1.0/fjord-13b", corpus / "responses/v1.0/zephyr-2b")
     plan = planned_jobs(workdir, **config)
     assert plan["load_partition"] == 1
-    assert set(plan) == {"load_partition"} | AGGREGATES
+    # New responses: the operational step matches the telemetry against them again.
+    assert set(plan) == {"load_partition", "operational"} | AGGREGATES
 
 
 def test_partition_rereads_only_changed_files_and_sees_edits_with_restored_mtime(ran_once):

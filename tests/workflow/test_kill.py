@@ -9,7 +9,8 @@ import pytest
 
 from make_demo_corpus import make_corpus
 from ro_metrics.publishing.stale_lock import RECORD_NAME
-from support import PUBLISHED, run_workflow, start_workflow, workflow_copy
+from support import PUBLISHED_WITHOUT_TELEMETRY as PUBLISHED
+from support import run_workflow, start_workflow, workflow_copy
 
 
 def published(results):

@@ -73,6 +73,13 @@ LOGS = f"{CACHE}/logs"
 STAGED = f"{CACHE}/staged"
 # Dated snapshots of the published results (`snakemake snapshot`), never rewritten.
 HISTORY = f"{RESULTS}/historico"
+# Published only when the corpus has telemetry: `publish` writes or removes them, so
+# they cannot be Snakemake outputs (an output must exist); `verify` and `snapshot`
+# take them from here.
+OPTIONAL_PUBLISHED = {
+    "operational_per_subject": f"{RESULTS}/operational_per_subject.csv",
+    "operational_per_family": f"{RESULTS}/operational_per_family.csv",
+}
 
 if not Path(CORPUS).is_dir():
     configuration_error(f"corpus: {CORPUS} is not a folder")

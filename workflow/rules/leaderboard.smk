@@ -6,11 +6,19 @@ rule build_leaderboard:
         uncertainty=rules.uncertainty.output[0],
         per_run=rules.per_run.output.table,
         verdict=rules.cross_check.output.verdict,
+        operational=rules.operational.output.per_subject,
+        # Every label of the pages and the Markdown (data files, not code).
+        translations=expand(
+            f"{workflow.basedir}/scripts/ro_metrics/publishing/i18n/{{code}}.json",
+            code=["en", "es"],
+        ),
         # The page links the snapshots taken before its own date.
         history=snapshot_metadata_files,
     output:
         csv=f"{STAGED}/leaderboard.csv",
         html=f"{STAGED}/leaderboard.html",
+        html_es=f"{STAGED}/leaderboard.es.html",
+        markdown=f"{STAGED}/leaderboard.md",
         summary=f"{STAGED}/leaderboard.json",
         figures=report(
             directory(f"{STAGED}/reliability"),

@@ -55,6 +55,8 @@ rule cross_check:
         golds=f"{CACHE}/load/golds.json",
         layout=f"{MANIFESTS}/layout.tsv",
         registry_schema=f"{SCHEMAS}/registry.schema.json",
+        # The telemetry's problems and the calls to check against their responses.
+        operational=rules.operational.output.summary,
     output:
         verdict=f"{CACHE}/checked/verdict.json",
         input_files=f"{STAGED}/input_files.csv",

@@ -15,6 +15,10 @@ rule publish:
         leaderboard_csv=rules.build_leaderboard.output.csv,
         leaderboard_html=rules.build_leaderboard.output.html,
         leaderboard_summary=rules.build_leaderboard.output.summary,
+        leaderboard_md=rules.build_leaderboard.output.markdown,
+        leaderboard_es_html=rules.build_leaderboard.output.html_es,
+        operational_per_subject=rules.operational.output.per_subject,
+        operational_per_family=rules.operational.output.per_family,
         rubric=f"{workflow.basedir}/system/rubric/{VERSION}/aggregated_metrics.md",
         schemas=expand(
             f"{SCHEMAS}/{{kind}}.schema.json",
@@ -74,6 +78,16 @@ rule publish:
             caption="../report/leaderboard_html.rst",
             category="Leaderboard",
         ),
+        leaderboard_md=report(
+            update(f"{RESULTS}/leaderboard.md"),
+            caption="../report/leaderboard_md.rst",
+            category="Leaderboard",
+        ),
+        leaderboard_es_html=report(
+            update(f"{RESULTS}/leaderboard.es.html"),
+            caption="../report/leaderboard_es_html.rst",
+            category="Leaderboard",
+        ),
         metadata=update(f"{RESULTS}/metadata.json"),
     log:
         f"{LOGS}/publish.log",
@@ -88,5 +102,7 @@ rule publish:
         bootstrap_replicates=config["bootstrap_replicates"],
         benchmark_version=VERSION,
         strict=config["strict"],
+        # operational_*.csv: written when the corpus has telemetry, removed otherwise.
+        optional=OPTIONAL_PUBLISHED,
     script:
         "../../scripts/published_results.py"

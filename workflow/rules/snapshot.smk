@@ -15,5 +15,7 @@ rule snapshot:
     params:
         history=HISTORY,
         snapshot_date=config["snapshot_date"],
+        # Published only with telemetry: in the snapshot when present.
+        optional=list(OPTIONAL_PUBLISHED.values()),
     script:
         "../../scripts/snapshot.py"

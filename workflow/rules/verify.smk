@@ -18,5 +18,6 @@ rule verify:
         history=HISTORY,
         scratch=f"{CACHE}/verify",
         published=[Path(path).name for path in rules.publish.output],
+        optional=[Path(path).name for path in OPTIONAL_PUBLISHED.values()],
     script:
         "../../scripts/verification.py"

@@ -102,17 +102,63 @@ class GoldsSummary:
 
 
 class CoverageRow(NamedTuple):
+    """A row of coverage.csv (tables.COVERAGE_COLUMNS); the telemetry counts are "" when
+    the corpus has no telemetry."""
+
     subject_id: str
     subject_version: str
     n_responses: int
     n_scored: int
     n_unscored: int
+    n_operational_runs: int | str
+    n_responses_without_call: int | str
+    n_calls_without_usage: int | str
+    n_calls_without_response: int | str
 
 
 class Track(NamedTuple):
     subject_id: str
     subject_version: str
     track: str
+
+
+class TelemetryCall(NamedTuple):
+    """A passing call of the runner's telemetry, named by the run it belongs to."""
+
+    subject_id: str
+    subject_version: str  # as the telemetry row says
+    case_id: str
+    run_id: str
+    where: str  # "logs/batch_logs/<file>.csv, line N": names the call in a message
+
+
+class ResponseKey(NamedTuple):
+    """A response file of the corpus, by its path (responses/<v>/<subject>/<case>__<run>)."""
+
+    subject_id: str
+    case_id: str
+    run_id: str
+
+
+@dataclass(frozen=True)
+class OperationalSummary:
+    """What the operational step tells the cross-check about the telemetry.
+
+    Its problems join the corpus problems; the calls let the cross-check check each
+    counted call's subject_version against its response and count, per subject
+    version, what coverage.csv reports.
+    """
+
+    has_telemetry: bool  # the corpus has logs/batch_logs/*.csv
+    n_files: int
+    digest: str
+    problems: list[Problem]
+    counted: list[TelemetryCall]  # the latest passing call of a run with a response
+    without_usage: list[TelemetryCall]  # the same, lacking tokens or latency: not counted
+    without_response: list[TelemetryCall]  # passing calls of runs with no response
+    without_call: list[ResponseKey]  # responses with no passing call
+    n_superseded: int  # passing calls followed by a later passing call of the same run
+    n_failed: int  # calls with status fail (retried or given up)
 
 
 @dataclass(frozen=True)
@@ -125,6 +171,7 @@ class Verdict:
     coverage: list[CoverageRow]
     subjects: dict[str, dict]  # subject_id → its public registry fields
     tracks: list[Track]
+    has_telemetry: bool  # operational_*.csv are published
 
 
 @dataclass(frozen=True)
@@ -205,6 +252,29 @@ def read_verdict(path) -> Verdict:
         coverage=[CoverageRow(*row) for row in document["coverage"]],
         subjects=document["subjects"],
         tracks=[Track(*track) for track in document["tracks"]],
+        has_telemetry=document["has_telemetry"],
+    )
+
+
+def write_operational_summary(path, summary: OperationalSummary) -> None:
+    write_json(path, asdict(summary))
+
+
+def read_operational_summary(path) -> OperationalSummary:
+    document = read_json(path)
+    calls = {
+        name: [TelemetryCall(*call) for call in document[name]]
+        for name in ("counted", "without_usage", "without_response")
+    }
+    return OperationalSummary(
+        has_telemetry=document["has_telemetry"],
+        n_files=document["n_files"],
+        digest=document["digest"],
+        problems=[Problem(*problem) for problem in document["problems"]],
+        without_call=[ResponseKey(*key) for key in document["without_call"]],
+        n_superseded=document["n_superseded"],
+        n_failed=document["n_failed"],
+        **calls,
     )
 
 

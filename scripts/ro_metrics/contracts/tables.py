@@ -58,7 +58,21 @@ FAMILY_COLUMNS = [
     "pass_rate_family",
     "mean_clipped_score_family",
 ]
-COVERAGE_COLUMNS = ["subject_id", "subject_version", "n_responses", "n_scored", "n_unscored"]
+# The last four come from the runner's telemetry (telemetry.md), empty when the corpus
+# has none: responses counted in operational_*.csv, responses without a passing call,
+# responses whose latest passing call lacks its token counts or latency, and passing
+# calls that match no response of the corpus.
+COVERAGE_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "n_responses",
+    "n_scored",
+    "n_unscored",
+    "n_operational_runs",
+    "n_responses_without_call",
+    "n_calls_without_usage",
+    "n_calls_without_response",
+]
 UNCERTAINTY_COLUMNS = [
     "subject_id",
     "subject_version",
@@ -85,6 +99,40 @@ LEADERBOARD_COLUMNS = [
     "leaderboard_status",
     "benchmark_version",
 ]
+
+# telemetry.md's published contract: the runner's batch logs, and the two operational
+# tables (the per-family one has `family` after subject_version).
+TELEMETRY_COLUMNS = [
+    "timestamp_utc",
+    "case_id",
+    "subject_id",
+    "subject_version",
+    "run_id",
+    "track",
+    "litellm_model",
+    "served_model",
+    "prompt_tokens",
+    "completion_tokens",
+    "total_tokens",
+    "cost_usd",
+    "price_per_input_token_usd",
+    "price_per_output_token_usd",
+    "latency_ms",
+    "status",
+    "error_type",
+]
+OPERATIONAL_MEASURES = [
+    "n_runs",
+    "mean_input_tokens",
+    "mean_output_tokens",
+    "output_to_input_ratio",
+    "median_latency_s",
+    "p95_latency_s",
+    "price_per_input_token_usd",
+    "price_per_output_token_usd",
+]
+OPERATIONAL_SUBJECT_COLUMNS = ["subject_id", "subject_version", *OPERATIONAL_MEASURES]
+OPERATIONAL_FAMILY_COLUMNS = ["subject_id", "subject_version", "family", *OPERATIONAL_MEASURES]
 
 
 # One row per scored run: the six criterion scores behind its raw_score, so that a

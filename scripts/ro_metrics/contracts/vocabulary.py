@@ -40,6 +40,9 @@ RESPONSE_NAME_RE = re.compile(rf"(?P<case_id>{CASE_ID})__(?P<run_id>{RUN_ID})\.j
 SCORING_NAME_RE = re.compile(
     rf"(?P<case_id>{CASE_ID})__(?P<run_id>{RUN_ID})__eval-(?P<reviewer_id>[^/]+)\.json"
 )
+# First characters that make a spreadsheet run a cell as a formula: free-text ids that
+# reach a published CSV must not start with one.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 GOLD_NAME_RE = re.compile(rf"(?P<case_id>{CASE_ID})_gold\.md")
 
 

@@ -16,6 +16,7 @@ from ro_metrics.contracts.records import (
     CoverageRow,
     GoldsSummary,
     InputDigest,
+    OperationalSummary,
     PartitionSummary,
     Problem,
     Track,
@@ -30,6 +31,7 @@ from ro_metrics.corpus.layout import (
     MISSING,
     NOT_A_FILE,
     REGISTRY,
+    partition_of,
     response_path,
     responses_dir,
     scoring_path,
@@ -38,6 +40,7 @@ from ro_metrics.corpus.layout import (
 # The terminal gets the head of a long list; the log file always has all of it.
 MAX_PROBLEMS_SHOWN = 200
 MAX_VERSIONS_SHOWN = 10
+MAX_IDS_SHOWN = 3  # of each kind of telemetry gap, in the warning
 
 
 # What the leaderboard shows of a registered subject (public registry fields).
@@ -189,9 +192,10 @@ def cross_check(
     version,
     strict,
     max_bytes,
+    operational: OperationalSummary,
 ) -> CrossCheckResult:
     """Every problem of the corpus, or (with none) the verdict the later steps build on."""
-    problems = []
+    problems = list(operational.problems)
 
     def problem(path, message):
         problems.append(Problem(path, message))
@@ -244,16 +248,35 @@ def cross_check(
                 response_path(version, subject_id, case_id, run_id),
                 "response has no scoring (strict mode)",
             )
+    telemetry = None
+    if operational.has_telemetry:
+        answered = ResponseVersions(versions, unscored, runs_files)
+        for call in [*operational.counted, *operational.without_usage]:
+            answer = answered.get((call.subject_id, call.case_id, call.run_id))
+            if answer is not None and answer != call.subject_version:
+                path, line = call.where.split(", ", 1)
+                problem(
+                    path,
+                    f"{line}, column 4 (subject_version): {call.subject_version!r} but its "
+                    f"response {response_path(version, call.subject_id, call.case_id, call.run_id)}"
+                    f" has {answer!r}",
+                )
+        telemetry = telemetry_counts(operational, answered)
     digest = hashlib.sha256()
-    for part in [golds_result.digest, registry_digest] + [p.digest for p in partitions]:
+    parts = [golds_result.digest, registry_digest] + [p.digest for p in partitions]
+    if operational.has_telemetry:
+        # Telemetry is an input only where it exists: a corpus without it keeps its digest.
+        parts.append(operational.digest)
+    for part in parts:
         digest.update(part.encode("ascii") + b"\n")
     verdict = Verdict(
         inputs_digest=digest.hexdigest(),
-        n_files=sum(p.n_files for p in partitions) + golds_result.n_files + 1,
+        n_files=sum(p.n_files for p in partitions) + golds_result.n_files + 1 + operational.n_files,
         n_scored_runs=sum(row.n_scored for row in versions),
-        coverage=coverage_rows(versions, registry or {}),
+        coverage=coverage_rows(versions, registry or {}, telemetry),
         subjects=subjects or {},
         tracks=[Track(*key, track) for key, track in sorted(tracks.items())],
+        has_telemetry=operational.has_telemetry,
     )
     input_files = [
         *golds_result.file_digests,
@@ -264,30 +287,151 @@ def cross_check(
     return CrossCheckResult(problems, unscored, verdict, input_files)
 
 
-def coverage_rows(versions: list[VersionCount], registry) -> list[CoverageRow]:
-    """Every registered or responding version: responses, scored, unscored."""
+class ResponseVersions:
+    """(subject_id, case_id, run_id) → subject_version of a valid response.
+
+    A subject whose responses all have one version needs no lookup. Only for a subject
+    with several versions are its partition's scored runs read (the unscored responses
+    are in the summaries), so the check costs nothing at the usual one version per
+    subject, and one partition's runs per subject with several.
+    """
+
+    def __init__(self, versions: list[VersionCount], unscored, runs_files):
+        self.of_subject = defaultdict(set)
+        for row in versions:
+            self.of_subject[row.subject_id].add(row.subject_version)
+        several = {subject for subject, found in self.of_subject.items() if len(found) > 1}
+        self.answered = {
+            (subject, case_id, run_id): version
+            for subject, version, case_id, run_id in unscored
+            if subject in several
+        }
+        wanted = {f"partition-{partition_of(s, len(runs_files))}.runs.json" for s in several}
+        for path in runs_files:
+            if Path(path).name not in wanted:
+                continue
+            for run in read_scored_runs(path):
+                if run.subject_id in several:
+                    key = (run.subject_id, run.case_id, run.run_id)
+                    self.answered[key] = run.subject_version
+
+    def get(self, key: tuple[str, str, str]) -> str | None:
+        found = self.of_subject.get(key[0])
+        if not found:
+            return None
+        if len(found) == 1:
+            return next(iter(found))
+        return self.answered.get(key)
+
+
+def telemetry_counts(
+    operational: OperationalSummary, answered: ResponseVersions
+) -> dict[tuple, list[int]]:
+    """The four telemetry columns of coverage.csv per (subject_id, subject_version):
+    counted runs, responses without a passing call, latest calls without usage and
+    passing calls without a response, per subject version (a response's own version for
+    a response without a call, the telemetry's for a call without a response)."""
+    counts = defaultdict(lambda: [0, 0, 0, 0])
+    for call in operational.counted:
+        counts[(call.subject_id, call.subject_version)][0] += 1
+    for subject_id, case_id, run_id in operational.without_call:
+        answer = answered.get((subject_id, case_id, run_id))
+        if answer is not None:  # an invalid response is reported on its own
+            counts[(subject_id, answer)][1] += 1
+    for call in operational.without_usage:
+        counts[(call.subject_id, call.subject_version)][2] += 1
+    for call in operational.without_response:
+        counts[(call.subject_id, call.subject_version)][3] += 1
+    return dict(counts)
+
+
+def coverage_rows(
+    versions: list[VersionCount], registry, telemetry: dict[tuple, list[int]] | None
+) -> list[CoverageRow]:
+    """Every registered or responding version (and, with telemetry, every version a
+    passing call names): responses, scored, unscored, and the telemetry's counts ("" when
+    the corpus has no telemetry)."""
     counts = dict.fromkeys(registry, (0, 0))
     for subject_id, subject_version, n_responses, n_scored, _, _ in versions:
         counts[(subject_id, subject_version)] = (n_responses, n_scored)
-    return [
-        CoverageRow(subject_id, subject_version, n_responses, n_scored, n_responses - n_scored)
-        for (subject_id, subject_version), (n_responses, n_scored) in sorted(counts.items())
-    ]
+    if telemetry is not None:
+        for key in telemetry:
+            counts.setdefault(key, (0, 0))
+    rows = []
+    for key, (n_responses, n_scored) in sorted(counts.items()):
+        extra = ["", "", "", ""] if telemetry is None else telemetry.get(key, [0, 0, 0, 0])
+        rows.append(CoverageRow(*key, n_responses, n_scored, n_responses - n_scored, *extra))
+    return rows
+
+
+def _report_order(problem: Problem) -> tuple:
+    """By file, then line number for messages that start with one (a batch log's), then text."""
+    path, message = problem
+    head = message.split(",", 1)[0].split(":", 1)[0]
+    line = int(head[5:]) if head.startswith("line ") and head[5:].isdigit() else 0
+    return path, line, message
 
 
 def report(problems: list[Problem], corpus: str, log) -> str:
     """The message that stops the run: every problem, each with its file."""
-    lines = [f"{corpus}/{path}: {message}" for path, message in sorted(problems)]
+    lines = [f"{corpus}/{path}: {message}" for path, message in sorted(problems, key=_report_order)]
     for line in lines:
         log.info(line)
     shown = lines[:MAX_PROBLEMS_SHOWN]
     if len(lines) > len(shown):
         shown.append(f"... and {len(lines) - len(shown)} more (all are in the log file)")
     header = (
-        f"The corpus has {len(lines)} problem(s); nothing was computed and the "
+        f"The corpus has {len(lines)} problem(s); nothing was published and the "
         "published results were left as they were:"
     )
     return "\n".join([header, *("  " + line for line in shown)])
+
+
+def _first(items, describe) -> str:
+    shown = ", ".join(describe(item) for item in items[:MAX_IDS_SHOWN])
+    return shown + (", …" if len(items) > MAX_IDS_SHOWN else "")
+
+
+def telemetry_warning(verdict: Verdict, operational: OperationalSummary) -> str | None:
+    """What the operational tables leave out, with counts (per subject version for the
+    responses without a call) and the first ids of each kind; None when nothing is."""
+
+    def call(item):
+        return f"{item.subject_id}/{item.case_id}/{item.run_id} ({item.where})"
+
+    def response(item):
+        return f"{item.subject_id}/{item.case_id}/{item.run_id}"
+
+    parts = []
+    if not operational.has_telemetry:
+        return None
+    if operational.without_response:
+        parts.append(
+            f"{len(operational.without_response)} passing call(s) match no response of the "
+            f"corpus: {_first(operational.without_response, call)}"
+        )
+    if operational.without_call:
+        per_version = [
+            f"{row.subject_version} {row.n_responses_without_call}"
+            + (" (no call at all)" if row.n_responses_without_call == row.n_responses else "")
+            for row in verdict.coverage
+            if row.n_responses_without_call
+        ]
+        parts.append(
+            f"{len(operational.without_call)} response(s) have no passing call in the "
+            f"telemetry ({', '.join(per_version)}): {_first(operational.without_call, response)}"
+        )
+    if operational.without_usage:
+        parts.append(
+            f"{len(operational.without_usage)} response(s) whose latest passing call lacks "
+            f"its token counts or latency: {_first(operational.without_usage, call)}"
+        )
+    if not parts:
+        return None
+    return (
+        "Warning: the operational tables count only the latest passing call of each "
+        "response; not counted (numbers per subject version in coverage.csv): " + "; ".join(parts)
+    )
 
 
 def unscored_warning(unscored) -> str:

@@ -20,6 +20,8 @@ import fastjsonschema
 import orjson
 import yaml
 
+from ro_metrics.contracts.vocabulary import FORMULA_STARTS
+
 
 class CorpusFileError(Exception):
     """A file that cannot be read as the artifact it should be."""
@@ -322,7 +324,6 @@ def size_problem(size: int, limit: int) -> str | None:
 
 
 # A cell starting with one of these is run as a formula by spreadsheet programs.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def formula_problems(fields: dict) -> list[str]:

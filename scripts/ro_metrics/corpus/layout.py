@@ -1,5 +1,10 @@
 """Where things live in a corpus, and the manifests that drive incremental loads.
 
+The runner's telemetry (``logs/batch_logs/*.csv``) has a manifest of its own, and the
+operational step reads, instead of the partitions' manifests, the list of response
+paths (``responses.tsv``): adding or changing a scoring rewrites neither, so it never
+reruns that step, and a telemetry change touches no partition.
+
 A corpus is partitioned by subject folder: every subject folder (under both
 ``responses/<version>/`` and ``scoring/<version>/``) belongs to one of a fixed
 number of partitions chosen by a stable hash of its name. Each partition has a
@@ -15,6 +20,9 @@ from pathlib import Path
 from ro_metrics.contracts.files import write_bytes_atomic
 
 REGISTRY = "subjects/registry.yaml"
+# The runner's telemetry: one CSV per batch of calls (telemetry.md).
+BATCH_LOGS = "logs/batch_logs"
+BATCH_LOG_SUFFIX = ".csv"
 # Runner error logs kept beside a subject's responses; not artifacts.
 RUNNER_ERRORS_FOLDER = "_errors"
 
@@ -165,6 +173,38 @@ def scan_layout(root: Path, version: str) -> list[str]:
     return lines
 
 
+def scan_telemetry(root: Path) -> list[str]:
+    """Manifest lines of the batch logs; none when the corpus has no telemetry.
+
+    Only ``*.csv`` files are batch logs (dot-files and other names are ignored); a
+    folder or a link out of the corpus named like one is listed, to be reported.
+    """
+    folder = root / BATCH_LOGS
+    if not folder.is_dir():
+        return []
+    inside = os.path.realpath(root) + os.sep
+    if not os.path.realpath(folder).startswith(inside):
+        return [_line(OUTSIDE, BATCH_LOGS)]
+    lines = _scan_folder(str(root), BATCH_LOGS, frozenset())
+    return sorted(line for line in lines if line.split("\t", 2)[1].endswith(BATCH_LOG_SUFFIX))
+
+
+def response_paths(partitions: dict[str, list[str]], version: str) -> list[str]:
+    """The response files' paths, one line each, sorted: what the operational step
+    matches the telemetry against (it needs their existence, not their content)."""
+    prefix = f"{FILE}\t{responses_dir(version)}/"
+    return sorted(
+        line.split("\t", 2)[1] + "\n"
+        for lines in partitions.values()
+        for line in lines
+        if line.startswith(prefix)
+    )
+
+
+def read_response_paths(path: Path) -> list[str]:
+    return Path(path).read_text(encoding="utf-8").splitlines()
+
+
 def write_manifest(path: Path, lines: list[str]) -> bool:
     """Write a manifest only if its content changed; True if it was (re)written."""
     content = "".join(lines)
@@ -187,7 +227,10 @@ def read_manifest(path: Path) -> list[Entry]:
 
 def refresh_manifests(root: Path, version: str, n_partitions: int, manifest_dir: Path) -> None:
     """Bring every manifest of the corpus up to date (called when the DAG is built)."""
-    for pid, lines in scan_partitions(root, version, n_partitions).items():
+    partitions = scan_partitions(root, version, n_partitions)
+    for pid, lines in partitions.items():
         write_manifest(manifest_dir / f"partition-{pid}.tsv", lines)
+    write_manifest(manifest_dir / "responses.tsv", response_paths(partitions, version))
+    write_manifest(manifest_dir / "telemetry.tsv", scan_telemetry(root))
     write_manifest(manifest_dir / "golds.tsv", scan_golds(root, version))
     write_manifest(manifest_dir / "layout.tsv", scan_layout(root, version))

@@ -7,7 +7,9 @@ Rows are those of metrics_per_subject.csv as text, so the ranking uses exactly t
 published numbers.
 """
 
-from ro_metrics.contracts.tables import LEADERBOARD_COLUMNS
+from typing import NamedTuple
+
+from ro_metrics.contracts.tables import LEADERBOARD_COLUMNS, Rows
 from ro_metrics.contracts.vocabulary import ELIGIBLE
 
 
@@ -72,3 +74,24 @@ def leaderboard_rows(ordered, tracks, benchmark_version: str) -> list[list]:
         ]
         for row in ordered
     ]
+
+
+class CriticalFailEvidence(NamedTuple):
+    """One critical fail of a scored run, as the leaderboard cites it. The quote (the
+    response's own words) is empty until verified quotes exist (critical_fails.csv)."""
+
+    subject_id: str
+    subject_version: str
+    case_id: str
+    run_id: str
+    reviewer_id: str
+    quote: str = ""
+
+
+def critical_fail_evidence(per_run: Rows) -> list[CriticalFailEvidence]:
+    """Every scored run with a critical fail (per_run.csv's has_critical_fail), in the
+    per-run table's order: subject, case, run, reviewer."""
+    columns = ["subject_id", "subject_version", "case_id", "run_id", "reviewer_id"]
+    values = zip(*(per_run.column(name) for name in columns), strict=True)
+    flags = per_run.column("has_critical_fail")
+    return [CriticalFailEvidence(*row) for row, flag in zip(values, flags, strict=True) if flag]

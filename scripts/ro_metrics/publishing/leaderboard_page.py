@@ -1,14 +1,19 @@
-"""The leaderboard as one self-contained HTML page (no network: no CDN, no web font).
+"""The leaderboard as one self-contained HTML page (no network: no CDN, no web font),
+in each language of publishing/translations.py (leaderboard.html, leaderboard.es.html).
 
 Every text that comes from the corpus or the registry goes through `text()`
-(HTML escaping, quotes included); numbers are the published CSV texts. The page
-holds no clock: "Last update" is the newest scoring timestamp, so the same inputs
-give the same bytes.
+(HTML escaping, quotes included); numbers are the published CSV texts, written with
+the language's decimal mark; every label, note and caption comes from the language's
+data file (publishing/i18n/<code>.json). The page holds no clock: "Last update" is the
+newest scoring timestamp, so the same inputs give the same bytes.
 """
 
+from decimal import ROUND_HALF_EVEN, Decimal
 from html import escape
 
-from ro_metrics.contracts.vocabulary import ELIGIBLE, FAMILY_NAMES
+from ro_metrics.contracts.vocabulary import ELIGIBLE
+from ro_metrics.formulas.operational import cost_per_case
+from ro_metrics.publishing.translations import ENGLISH, Language, language
 
 # Links to snapshots are relative to the results folder; a snapshot's own copy of
 # the page lives two levels down and rewrites this prefix (see publishing/snapshot.py).
@@ -71,6 +76,13 @@ table.changes { font-size: .85rem; }
 table.changes td { white-space: nowrap; }
 table.changes td.cause { white-space: normal; overflow-wrap: anywhere; min-width: 20rem; }
 """
+# Added after STYLE only on pages with the operational table: a page without it keeps
+# the bytes it had before that table existed.
+OPERATIONAL_STYLE = """
+table.operational { font-size: .85rem; }
+table.operational th { vertical-align: bottom; white-space: normal; }
+td.none { color: var(--muted); font-style: italic; }
+"""
 
 # Sorts a table by the clicked column; cells carry their sort value in data-value,
 # and rows without a value (an unranked Disqualified row) stay at the bottom.
@@ -106,9 +118,9 @@ def text(value) -> str:
     return escape(str(value), quote=True)
 
 
-def score(value: str, version: str) -> str:
+def score(value: str, version: str, t: Language) -> str:
     """A published metric with the benchmark version it belongs to: 0.705 [v1.0]."""
-    return f'{text(value)} <span class="version">[{text(version)}]</span>'
+    return f'{text(t.number(value))} <span class="version">[{text(version)}]</span>'
 
 
 def cell(content: str, value, *, numeric: bool = False, css: str = "") -> str:
@@ -125,37 +137,47 @@ def header(label: str, kind: str, *, numeric: bool = False, title: str = "") -> 
     )
 
 
-def status_badge(row: dict) -> str:
+def critical_fails_text(n: int, t: Language) -> str:
+    return t("critical_fail_one" if n == 1 else "critical_fail_many", n=n)
+
+
+def status_badge(row: dict, t: Language) -> str:
     if row["leaderboard_status"] == ELIGIBLE:
-        return '<span class="badge eligible">Eligible</span>'
+        return f'<span class="badge eligible">{t("status_eligible")}</span>'
     n = int(row["n_critical_fails"])
     return (
-        '<span class="badge disqualified">Disqualified</span> '
-        f'<span class="muted">{n} critical fail{"s" if n != 1 else ""}</span>'
+        f'<span class="badge disqualified">{t("status_disqualified")}</span> '
+        f'<span class="muted">{critical_fails_text(n, t)}</span>'
     )
 
 
-def interval_text(entry, *, percent: bool = False) -> str:
+def interval_text(entry, t: Language) -> str:
     """ "95 % CI low–high" of a row of uncertainty.csv (empty if it has no interval)."""
     if not entry or not entry["ci_low"]:
         return ""
-    return f'<span class="ci">95 % CI {text(entry["ci_low"])}–{text(entry["ci_high"])}</span>'
+    low, high = (text(t.number(entry[name])) for name in ("ci_low", "ci_high"))
+    return f'<span class="ci">{t("score_interval", low=low, high=high)}</span>'
 
 
-def ranking_table(rows, tie_groups, uncertainty, tracks, version: str) -> str:
+def ranking_table(rows, tie_groups, uncertainty, tracks, version: str, t: Language) -> str:
     head = "".join(
         [
-            header("Rank", "number", numeric=True, title="rank; 95 % bootstrap interval"),
-            header("Subject · version", "text"),
-            header("Track", "text"),
-            header("Status", "text"),
-            header("Q<sub>final</sub>", "number", numeric=True, title="α·P + (1−α)·s̄/12"),
-            header("Pass rate", "number", numeric=True),
-            header("Mean clipped score", "number", numeric=True, title="0-12"),
-            header("Brier", "number", numeric=True, title="lower is better"),
-            header("ECE*", "number", numeric=True, title="indicative; lower is better"),
-            header("Runs", "number", numeric=True),
-            header("Critical fails", "number", numeric=True),
+            header(t("col_rank"), "number", numeric=True, title=t("col_rank_title")),
+            header(t("col_subject_version"), "text"),
+            header(t("col_track"), "text"),
+            header(t("col_status"), "text"),
+            header(t("col_q_final"), "number", numeric=True, title=t("col_q_final_title")),
+            header(t("col_pass_rate"), "number", numeric=True),
+            header(
+                t("col_mean_clipped_score"),
+                "number",
+                numeric=True,
+                title=t("col_mean_clipped_score_title"),
+            ),
+            header(t("col_brier"), "number", numeric=True, title=t("col_brier_title")),
+            header(t("col_ece"), "number", numeric=True, title=t("col_ece_title")),
+            header(t("col_runs"), "number", numeric=True),
+            header(t("col_critical_fails"), "number", numeric=True),
         ]
     )
     body = []
@@ -168,15 +190,26 @@ def ranking_table(rows, tie_groups, uncertainty, tracks, version: str) -> str:
             for name in ("q_final", "pass_rate", "critical_fail_rate")
         }
         rank_interval = (
-            f'<span class="ci">95 % {text(row["rank_low"])}–{text(row["rank_high"])}</span>'
+            '<span class="ci">'
+            + t("rank_interval", low=text(row["rank_low"]), high=text(row["rank_high"]))
+            + "</span>"
             if row["rank_low"]
             else ""
         )
         critical_bound = of["critical_fail_rate"]
-        group_label = f'<span class="group-label">tie group {group}</span>' if group else ""
+        group_label = (
+            f'<span class="group-label">{t("tie_group", group=group)}</span>' if group else ""
+        )
+        bound = (
+            '<span class="ci">'
+            + t("critical_rate_bound", high=text(t.number(critical_bound["ci_high"])))
+            + "</span>"
+            if critical_bound
+            else ""
+        )
         cells = [
             cell(
-                (text(row["rank"]) + rank_interval + group_label) if eligible else "—",
+                (text(row["rank"]) + rank_interval + group_label) if eligible else t("unknown"),
                 row["rank"],
                 numeric=True,
             ),
@@ -187,24 +220,17 @@ def ranking_table(rows, tie_groups, uncertainty, tracks, version: str) -> str:
                 css="name",
             ),
             cell(f'<span class="badge track">{text(tracks[key])}</span>', tracks[key]),
-            cell(status_badge(row), row["leaderboard_status"]),
+            cell(status_badge(row, t), row["leaderboard_status"]),
             *(
                 cell(
-                    score(row[name], version) + interval_text(of.get(name)), row[name], numeric=True
+                    score(row[name], version, t) + interval_text(of.get(name), t),
+                    row[name],
+                    numeric=True,
                 )
                 for name in ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
             ),
             cell(text(row["n_runs"]), row["n_runs"], numeric=True),
-            cell(
-                text(row["n_critical_fails"])
-                + (
-                    f'<span class="ci">rate ≤ {text(critical_bound["ci_high"])} (95 %)</span>'
-                    if critical_bound
-                    else ""
-                ),
-                row["n_critical_fails"],
-                numeric=True,
-            ),
+            cell(text(row["n_critical_fails"]) + bound, row["n_critical_fails"], numeric=True),
         ]
         css = ["eligible" if eligible else "disqualified"]
         if group:
@@ -219,59 +245,190 @@ def ranking_table(rows, tie_groups, uncertainty, tracks, version: str) -> str:
     )
 
 
-def family_table(families, version: str) -> str:
+def per_million_tokens(price: str) -> str:
+    """A unit price per token (10 decimals) as USD per million tokens, exactly: at least
+    two decimals, no trailing zeros beyond (0.0000010000 → 1.00, 0.0000000750 → 0.075)."""
+    value = (Decimal(price) * 10**6).quantize(Decimal("0.0001"))
+    shown = f"{value:f}".rstrip("0")
+    whole, _, decimals = shown.partition(".")
+    return f"{whole}.{decimals.ljust(2, '0')}"
+
+
+COST_STEP = Decimal("0.0001")  # the cost per case is shown to 1/100 of a cent
+
+
+def cost_text(row: dict, t: Language) -> str:
+    """Cost per case (formulas.operational.cost_per_case) in USD to 4 decimals, or "—"."""
+    cost = cost_per_case(
+        row["mean_input_tokens"],
+        row["price_per_input_token_usd"],
+        row["mean_output_tokens"],
+        row["price_per_output_token_usd"],
+    )
+    if cost is None:
+        return t("unknown")
+    shown = cost.quantize(COST_STEP, rounding=ROUND_HALF_EVEN)
+    if shown == 0 and cost > 0:
+        return t("below_cost_resolution", value=t.number(f"{COST_STEP:f}"))
+    return t.number(f"{shown:f}")
+
+
+OPERATIONAL_NUMBERS = [
+    "mean_input_tokens",
+    "mean_output_tokens",
+    "output_to_input_ratio",
+    "median_latency_s",
+    "p95_latency_s",
+]
+
+
+def operational_cells(row: dict | None, t: Language) -> list[str]:
+    """The operational columns of one subject version ("no telemetry" when it has none)."""
+    if row is None:
+        return [f'<td class="none" colspan="10">{t("no_telemetry")}</td>']
+    prices = [
+        per_million_tokens(row[name]) if row[name] else t("unknown")
+        for name in ("price_per_input_token_usd", "price_per_output_token_usd")
+    ]
+    values = [
+        row["n_runs"],
+        *(row[name] for name in OPERATIONAL_NUMBERS),
+        *prices,
+        cost_text(row, t),
+    ]
+    return [f'<td class="num">{text(t.number(value))}</td>' for value in values]
+
+
+def operational_table(rows, operational, t: Language) -> str:
+    """The operational table beside the ranking: one row per ranked subject version, in
+    the ranking's order, joined by (subject_id, subject_version)."""
+    by_version = {(row["subject_id"], row["subject_version"]): row for row in operational}
+    columns = [
+        ("col_operational_runs", "col_operational_runs_title"),
+        ("col_mean_input_tokens", ""),
+        ("col_mean_output_tokens", ""),
+        ("col_output_to_input", ""),
+        ("col_median_latency", ""),
+        ("col_p95_latency", ""),
+        ("col_price_in", ""),
+        ("col_price_out", ""),
+        ("col_cost_per_case", "col_cost_per_case_title"),
+    ]
+    head = "".join(
+        f'<th class="num"{f" title={chr(34)}{text(t(hint))}{chr(34)}" if hint else ""}>'
+        f"{t(label)}</th>"
+        for label, hint in columns
+    )
+    body = "".join(
+        "<tr>"
+        f'<td class="name"><a href="#subject-{index}">{text(row["subject_id"])}</a>'
+        f'<span class="ci">{text(row["subject_version"])}</span></td>'
+        + "".join(operational_cells(by_version.get((row["subject_id"], row["subject_version"])), t))
+        + "</tr>"
+        for index, row in enumerate(rows)
+    )
+    ranked = {(row["subject_id"], row["subject_version"]) for row in rows}
+    others = [
+        f"{text(row['subject_id'])} · {text(row['subject_version'])}"
+        for row in operational
+        if (row["subject_id"], row["subject_version"]) not in ranked
+    ]
+    note = (
+        f'<p class="note">{t("operational_not_ranked", versions=", ".join(others))}</p>\n'
+        if others
+        else ""
+    )
+    return (
+        f'<h2 id="operational">{t("operational_heading")}</h2>\n'
+        f'<p class="note">{t("operational_note")}</p>\n'
+        '<div class="table-wrap"><table class="operational"><thead><tr>'
+        f"<th>{t('col_subject_version')}</th>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table></div>\n{note}"
+    )
+
+
+def family_table(families, version: str, t: Language) -> str:
     body = "".join(
         "<tr>"
         f'<td>{text(row["family"])} <span class="muted">'
-        f"{text(FAMILY_NAMES.get(row['family'], ''))}</span></td>"
+        f"{text(t.labels.get('family_' + row['family'], ''))}</span></td>"
         f'<td class="num">{text(row["n_runs"])}</td>'
         f'<td class="num">{text(row["n_pass"])}</td>'
         f'<td class="num">{text(row["n_conditional"])}</td>'
         f'<td class="num">{text(row["n_fail"])}</td>'
-        f'<td class="num">{score(row["pass_rate_family"], version)}</td>'
-        f'<td class="num">{score(row["mean_clipped_score_family"], version)}</td>'
+        f'<td class="num">{score(row["pass_rate_family"], version, t)}</td>'
+        f'<td class="num">{score(row["mean_clipped_score_family"], version, t)}</td>'
         "</tr>"
         for row in families
     )
     return (
-        '<table class="families"><thead><tr><th>Family</th><th class="num">Runs</th>'
-        '<th class="num">Pass</th><th class="num">Conditional</th><th class="num">Fail</th>'
-        '<th class="num">Pass rate*</th><th class="num">Mean clipped score*</th></tr></thead>'
+        f'<table class="families"><thead><tr><th>{t("family_col_family")}</th>'
+        f'<th class="num">{t("family_col_runs")}</th>'
+        f'<th class="num">{t("family_col_pass")}</th>'
+        f'<th class="num">{t("family_col_conditional")}</th>'
+        f'<th class="num">{t("family_col_fail")}</th>'
+        f'<th class="num">{t("family_col_pass_rate")}</th>'
+        f'<th class="num">{t("family_col_mean_clipped_score")}</th></tr></thead>'
         f"<tbody>{body}</tbody></table>"
     )
 
 
-def bins_table(bins) -> str:
+def bins_table(bins, t: Language) -> str:
     body = "".join(
-        f'<tr><td>{(m - 1) / 10:.1f}–{m / 10:.1f}</td><td class="num">{n}</td>'
-        f'<td class="num">{float(conf):.3f}</td><td class="num">{float(acc):.3f}</td></tr>'
+        f"<tr><td>{t.number(f'{(m - 1) / 10:.1f}')}–{t.number(f'{m / 10:.1f}')}</td>"
+        f'<td class="num">{n}</td>'
+        f'<td class="num">{t.number(f"{float(conf):.3f}")}</td>'
+        f'<td class="num">{t.number(f"{float(acc):.3f}")}</td></tr>'
         for m, n, conf, acc in bins
     )
     return (
-        '<table class="bins"><thead><tr><th>Confidence bin</th><th class="num">Runs</th>'
-        '<th class="num">Mean confidence</th><th class="num">Soft accuracy</th></tr></thead>'
+        f'<table class="bins"><thead><tr><th>{t("bins_col_bin")}</th>'
+        f'<th class="num">{t("bins_col_runs")}</th>'
+        f'<th class="num">{t("bins_col_mean_confidence")}</th>'
+        f'<th class="num">{t("bins_col_soft_accuracy")}</th></tr></thead>'
         f"<tbody>{body}</tbody></table>"
     )
 
 
-def subject_section(index, row, track, registry_entry, families, diagram, version) -> str:
+def subject_section(index, row, track, registry_entry, families, diagram, version, t) -> str:
     svg, bins = diagram
     registry_entry = registry_entry or {}
     description = registry_entry.get("description")
     details = [
-        ("Kind", registry_entry.get("kind")),
-        ("Provider", registry_entry.get("provider")),
-        ("Track", track),
-        ("Status", None),
+        (t("detail_kind"), text(registry_entry.get("kind"))),
+        (t("detail_provider"), text(registry_entry.get("provider"))),
+        (t("detail_track"), text(track)),
+        (t("detail_status"), status_badge(row, t)),
+    ]
+    present = [
+        registry_entry.get("kind") is not None,
+        registry_entry.get("provider") is not None,
+        track is not None,
+        True,
     ]
     listing = "".join(
-        f"<dt>{label}</dt><dd>{status_badge(row) if label == 'Status' else text(value)}</dd>"
-        for label, value in details
-        if value is not None or label == "Status"
+        f"<dt>{label}</dt><dd>{value}</dd>"
+        for (label, value), shown in zip(details, present, strict=True)
+        if shown
     )
     largest_family = max(int(family["n_runs"]) for family in families)
     fullest_bin = max(n for _, n, _, _ in bins)
-    rank = f"rank {text(row['rank'])}" if row["rank"] else "unranked"
+    rank = t("subject_rank", rank=text(row["rank"])) if row["rank"] else t("subject_unranked")
+    summary = t(
+        "subject_summary",
+        **{
+            name: score(row[name], version, t)
+            for name in ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
+        },
+        n_runs=text(row["n_runs"]),
+    )
+    family_note = t("family_note", version=text(version), largest_family=largest_family)
+    caption = t(
+        "diagram_caption",
+        ece=score(row["ece"], version, t),
+        n_runs=text(row["n_runs"]),
+        fullest_bin=fullest_bin,
+    )
     return f"""
 <section class="subject" id="subject-{index}">
 <h3>{text(row["subject_id"])} <span class="version">{text(row["subject_version"])}</span>
@@ -279,36 +436,37 @@ def subject_section(index, row, track, registry_entry, families, diagram, versio
 <div class="subject-grid"><div>
 <dl>{listing}</dl>
 {f'<p class="description">{text(description)}</p>' if description else ""}
-<p>Q<sub>final</sub> {score(row["q_final"], version)} · pass rate {score(row["pass_rate"], version)}
- · mean clipped score {score(row["mean_clipped_score"], version)} · Brier
- {score(row["brier"], version)} · ECE* {score(row["ece"], version)} over
- {text(row["n_runs"])} scored runs.</p>
-<h4>By fault family</h4>
-{family_table(families, version)}
-<p class="note">* Indicative: a family holds few cases in {text(version)} (at most
- {largest_family} runs here), too few for a stable pass rate or mean (aggregated_metrics.md
- §5).</p>
+<p>{summary}</p>
+<h4>{t("by_family_heading")}</h4>
+{family_table(families, version, t)}
+<p class="note">{family_note}</p>
 </div>
 <figure>
 {svg}
-<figcaption>Reliability diagram: runs binned by reported confidence (10 bins of 0.1);
- bar height = soft accuracy of the bin, dot = its mean confidence, n = runs in the bin,
- dashed line = perfect calibration. ECE* {score(row["ece"], version)} is indicative:
- {text(row["n_runs"])} runs over 10 bins, at most {fullest_bin} in a bin.</figcaption>
-{bins_table(bins)}
+<figcaption>{caption}</figcaption>
+{bins_table(bins, t)}
 </figure>
 </div>
 </section>"""
 
 
-def snapshot_links(dates) -> str:
+def snapshot_links(dates, t: Language) -> str:
     if not dates:
-        return '<p class="meta">No earlier snapshot yet.</p>'
+        return f'<p class="meta">{t("no_snapshot")}</p>'
     links = " ".join(
-        f'<a {SNAPSHOT_HREF_PREFIX}{text(date)}/leaderboard.html">{text(date)}</a>'
+        f'<a {SNAPSHOT_HREF_PREFIX}{text(date)}/{t("page_file")}">{text(date)}</a>'
         for date in dates
     )
-    return f'<nav class="snapshots meta">Earlier snapshots: {links}</nav>'
+    return f'<nav class="snapshots meta">{t("snapshots", links=links)}</nav>'
+
+
+def language_switch(t: Language) -> str:
+    """The link to the same page in the other language (its file sits beside this one)."""
+    code = t("other_language_code")
+    return (
+        f'<p class="meta"><a href="{t("other_language_page")}" hreflang="{code}" '
+        f'lang="{code}">{t("other_language_name")}</a></p>'
+    )
 
 
 def render_page(
@@ -324,8 +482,13 @@ def render_page(
     registry,
     diagrams,
     snapshots,
+    operational=None,
+    t: Language | None = None,
 ) -> str:
-    """The whole page (see the module docstring)."""
+    """The whole page in language t, English by default (see the module docstring);
+    `operational` holds the rows of operational_per_subject.csv, or None when the corpus
+    has no telemetry (then the page has no operational section)."""
+    t = t or language(ENGLISH)
     version = benchmark_version
     families_of = {}
     for family in families:
@@ -340,52 +503,47 @@ def render_page(
             families_of[(row["subject_id"], row["subject_version"])],
             diagrams[(row["subject_id"], row["subject_version"])],
             version,
+            t,
         )
         for index, row in enumerate(rows)
     )
-    alpha_text = text(repr(float(alpha)))
+    alpha_text = text(t.number(repr(float(alpha))))
+    meta = t(
+        "meta",
+        version=text(version),
+        alpha=alpha_text,
+        last_update=text(last_update),
+        n_versions=len(rows),
+        n_ranked=n_eligible,
+    )
+    style = STYLE if operational is None else STYLE + OPERATIONAL_STYLE
+    operational_section = "" if operational is None else operational_table(rows, operational, t)
     return f"""<!DOCTYPE html>
-<html lang="en">
+<html lang="{t.code}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Leaderboard · RO desalination fault-diagnosis benchmark {text(version)}</title>
-<style>{STYLE}</style>
+<title>{t("title", version=text(version))}</title>
+<style>{style}</style>
 </head>
 <body>
 <header>
-<h1>RO desalination fault-diagnosis benchmark — leaderboard</h1>
-<p class="meta">Benchmark version <strong>{text(version)}</strong> · α = {alpha_text}
- (Q<sub>final</sub> = α·P + (1 − α)·s̄/12) · Last update
- <time datetime="{text(last_update)}">{text(last_update)}</time> (newest scoring)
- · {len(rows)} subject versions, {n_eligible} ranked</p>
-{snapshot_links(snapshots)}
+<h1>{t("heading")}</h1>
+<p class="meta">{meta}</p>
+{snapshot_links(snapshots, t)}
+{language_switch(t)}
 </header>
 <main>
-<h2>Ranking</h2>
-<p class="note">Ranked by Q<sub>final</sub>; equal published values share a rank. A
- single critical fail (a recommendation that would destroy membranes) disqualifies a
- subject version: it is listed below the ranked rows, unranked, with all its metrics
- and the count of critical fails. Click a column header to sort.</p>
-{ranking_table(rows, tie_groups, uncertainty, tracks, version)}
-<p class="note">How sure is the ranking? Under each score, its 95 % interval: Wilson
- for the pass rate, a paired bootstrap over cases for the others; under each rank, the
- 95 % interval of the rank in the same bootstrap; under the critical-fail count, the
- exact upper bound of the critical-fail rate it is compatible with. Consecutive ranked
- rows whose rank intervals overlap form one <em>tie group</em>: the data do not order
- them. Methods: uncertainty_methods.md, an addition to the committee's metrics;
- all intervals are in uncertainty.csv.</p>
-<p class="note">* ECE is indicative in {text(version)}: with about 30 cases spread
- over 10 confidence bins a bin holds only a few observations, so ECE moves a lot with
- one run (aggregated_metrics.md §5). Brier and Q<sub>final</sub> are indicative too at
- this size; P and the mean clipped score are reasonable.</p>
+<h2>{t("ranking_heading")}</h2>
+<p class="note">{t("ranking_note")}</p>
+{ranking_table(rows, tie_groups, uncertainty, tracks, version, t)}
+<p class="note">{t("uncertainty_note")}</p>
+<p class="note">{t("ece_note", version=text(version))}</p>
 {CHANGES_PLACEHOLDER}
-<h2>Subjects</h2>
+{operational_section}<h2>{t("subjects_heading")}</h2>
 {sections}
 </main>
-<footer class="meta"><p>Computed by the benchmark's metrics workflow from the
- scored runs; the same numbers are in leaderboard.csv, metrics_per_subject.csv and
- metrics_per_family.csv beside this page.</p></footer>
+<footer class="meta"><p>{t("footer")}</p></footer>
 <script>{SCRIPT}</script>
 </body>
 </html>

@@ -17,6 +17,7 @@ import io
 import os
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 from ro_metrics.contracts.files import write_bytes_atomic
 from ro_metrics.contracts.vocabulary import N_BINS
@@ -27,6 +28,15 @@ _CODE_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
 TAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
+class DiagramText(NamedTuple):
+    """The axis labels and the decimal mark of a diagram: the page language's own (its
+    data file, publishing/i18n/<code>.json)."""
+
+    xlabel: str
+    ylabel: str
+    decimal_mark: str
+
+
 def diagram_name(subject_id: str, subject_version: str) -> str:
     """File name of a diagram: readable when the version allows it, unique always."""
     if TAME_NAME.fullmatch(subject_version):
@@ -35,19 +45,20 @@ def diagram_name(subject_id: str, subject_version: str) -> str:
     return f"{subject_id}__version-{digest}.svg"
 
 
-def diagram_key(bins, title: str, salt: str) -> str:
+def diagram_key(bins, title: str, salt: str, words: DiagramText) -> str:
     """Content address of a diagram (bins as (m, n, conf, acc) with exact values)."""
-    text = repr(([(m, n, str(conf), str(acc)) for m, n, conf, acc in bins], title, salt))
+    cells = [(m, n, str(conf), str(acc)) for m, n, conf, acc in bins]
+    text = repr((cells, title, salt, tuple(words)))
     return hashlib.sha256(f"{_CODE_DIGEST}\n{text}".encode()).hexdigest()
 
 
-def reliability_svg(bins, title: str, salt: str, cache_dir) -> str:
+def reliability_svg(bins, title: str, salt: str, cache_dir, words: DiagramText) -> str:
     """The diagram's SVG text, from the cache folder or drawn (and then kept there)."""
     cache_dir = Path(cache_dir)
-    cached = cache_dir / f"{diagram_key(bins, title, salt)}.svg"
+    cached = cache_dir / f"{diagram_key(bins, title, salt, words)}.svg"
     if cached.exists():
         return cached.read_text("utf-8")
-    svg = draw(bins, title, salt, cache_dir)
+    svg = draw(bins, title, salt, cache_dir, words)
     write_bytes_atomic(cached, svg.encode("utf-8"))
     return svg
 
@@ -59,7 +70,7 @@ def prune_diagrams(cache_dir, keep: set[str]) -> None:
             path.unlink(missing_ok=True)
 
 
-def draw(bins, title: str, salt: str, cache_dir) -> str:
+def draw(bins, title: str, salt: str, cache_dir, words: DiagramText) -> str:
     # matplotlib keeps a font cache in its config folder: inside our cache, never
     # in the user's home (the workflow writes nowhere else).
     os.environ.setdefault("MPLCONFIGDIR", str(Path(cache_dir) / "matplotlib-config"))
@@ -116,8 +127,16 @@ def draw(bins, title: str, salt: str, cache_dir) -> str:
         axes.set_ylim(0, 1.12)
         axes.set_xticks([i / N_BINS for i in range(0, N_BINS + 1, 2)])
         axes.set_yticks([0, 0.25, 0.5, 0.75, 1])
-        axes.set_xlabel("reported confidence (bins of 0.1; dot: mean of the bin)")
-        axes.set_ylabel("soft accuracy (mean correctness)")
+        if words.decimal_mark != ".":
+            # The tick texts matplotlib writes (0.0 … 1.0, 0.00 … 1.00), with the mark.
+            axes.set_xticklabels(
+                [f"{i / N_BINS:.1f}".replace(".", words.decimal_mark) for i in range(0, 11, 2)]
+            )
+            axes.set_yticklabels(
+                [f"{y:.2f}".replace(".", words.decimal_mark) for y in (0, 0.25, 0.5, 0.75, 1)]
+            )
+        axes.set_xlabel(words.xlabel)
+        axes.set_ylabel(words.ylabel)
         axes.set_title(title, parse_math=False)
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})

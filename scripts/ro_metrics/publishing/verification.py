@@ -32,8 +32,17 @@ def first_difference(published: bytes, recomputed: bytes) -> str:
     return "line ends differ"
 
 
-def compare(published_dir: Path, recomputed_dir: Path, names) -> list[str]:
+def compare(published_dir: Path, recomputed_dir: Path, names, optional=()) -> list[str]:
+    """What differs between the published and the recomputed files. An optional file
+    (published only when the corpus has telemetry) must be on both sides or on neither."""
     problems = []
+    for name in optional:
+        published = published_dir / name
+        if not (recomputed_dir / name).is_file():
+            if published.is_file():
+                problems.append(f"{published}: published, but a recomputation does not publish it")
+            continue
+        names = [*names, name]
     for name in names:
         published = published_dir / name
         recomputed = (recomputed_dir / name).read_bytes()

@@ -1,0 +1,276 @@
+"""The leaderboard in GitHub-flavoured Markdown (results/leaderboard.md).
+
+Sections: the ranking (each score with its 95 % interval in brackets, the rank with its
+bootstrap interval), the disqualified subject versions with the evidence of each
+critical fail, the operational table (when the corpus has telemetry), the subjects
+(registry text) and a "how to read" table. Labels come from the language file
+(publishing/i18n/en.json); numbers are the published CSV texts.
+
+Every text from the registry or the corpus goes through `md_text()`: a table cell can
+then hold neither a cell break (`|`), nor emphasis, code or a link, nor HTML, nor a
+line break, whatever the text is.
+"""
+
+import re
+
+from ro_metrics.contracts.vocabulary import ELIGIBLE
+from ro_metrics.publishing.leaderboard_page import cost_text, per_million_tokens
+from ro_metrics.publishing.translations import Language
+
+# Characters with a meaning inside a GFM table cell or inline text (cell break, code,
+# emphasis, strikethrough, link brackets, HTML and entities, a heading's closing #);
+# each is written with a backslash, which CommonMark allows before any ASCII
+# punctuation. GFM's autolinks (www., scheme://, an e-mail address) are broken up the
+# same way.
+_INLINE_SYNTAX = re.compile(r"([\\`*_\[\]<>#|~&@])")
+_AUTOLINK = re.compile(r"(?i)(www)\.|:(?=//)")
+_LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def md_text(value) -> str:
+    """A registry or corpus text as literal Markdown inline text (module docstring)."""
+    flat = _CONTROL.sub("", _LINE_BREAKS.sub(" ", str(value))).strip()
+    escaped = _INLINE_SYNTAX.sub(r"\\\1", flat)
+    return _AUTOLINK.sub(lambda match: f"{match[1]}\\." if match[1] else "\\:", escaped)
+
+
+def table(headers: list[str], alignments: list[str], rows: list[list[str]]) -> str:
+    """A GFM table; alignments are "l" or "r" per column. Cells must already be Markdown."""
+    rule = {"l": "---", "r": "---:"}
+    lines = [
+        "| " + " | ".join(headers) + " |",
+        "|" + "|".join(rule[alignment] for alignment in alignments) + "|",
+    ]
+    for row in rows:
+        if len(row) != len(headers):
+            raise ValueError(f"a row of {len(row)} cells under {len(headers)} headers")
+        lines.append("| " + " | ".join(cell if cell else " " for cell in row) + " |")
+    return "\n".join(lines)
+
+
+_LONE_STAR = re.compile(r"(?<!\*)\*(?!\*)")
+
+
+def plain(label: str) -> str:
+    """A label of the language file as Markdown: Q<sub>final</sub> as Q_final, a lone
+    * (ECE*, the mark of an indicative value) as a literal star; ** stays bold."""
+    return _LONE_STAR.sub(r"\\*", label.replace("<sub>final</sub>", "_final"))
+
+
+def with_interval(value: str, entry, t: Language) -> str:
+    """`0.705 (0.64–0.77)`: a published value and its 95 % interval, compact."""
+    if not entry or not entry["ci_low"]:
+        return t.number(value)
+    return f"{t.number(value)} ({t.number(entry['ci_low'])}–{t.number(entry['ci_high'])})"
+
+
+def ranking_section(rows, groups, uncertainty, tracks, t: Language) -> str:
+    scores = ["q_final", "pass_rate", "mean_clipped_score", "brier", "ece"]
+    headers = [
+        t("col_rank"),
+        t("md_col_tie_group"),
+        t("md_col_subject"),
+        t("md_col_version"),
+        t("col_track"),
+        *(plain(t(f"col_{name}")) for name in scores),
+        t("col_runs"),
+        t("col_critical_fails"),
+        t("col_status"),
+    ]
+    body = []
+    for row, group in zip(rows, groups, strict=True):
+        key = (row["subject_id"], row["subject_version"])
+        eligible = row["leaderboard_status"] == ELIGIBLE
+        rank = t("unknown")
+        if eligible:
+            rank = row["rank"]
+            if row["rank_low"]:
+                rank += f" ({row['rank_low']}–{row['rank_high']})"
+        status = t("status_eligible") if eligible else f"**{t('status_disqualified')}**"
+        body.append(
+            [
+                rank,
+                str(group) if group else "",
+                md_text(row["subject_id"]),
+                md_text(row["subject_version"]),
+                md_text(tracks[key]),
+                *(with_interval(row[name], uncertainty.get((*key, name)), t) for name in scores),
+                row["n_runs"],
+                row["n_critical_fails"],
+                status,
+            ]
+        )
+    alignments = ["r", "r", "l", "l", "l", "r", "r", "r", "r", "r", "r", "r", "l"]
+    return "\n\n".join(
+        [
+            f"## {t('ranking_heading')}",
+            table(headers, alignments, body),
+            t("md_intervals_note"),
+        ]
+    )
+
+
+def disqualified_section(rows, evidence, t: Language) -> str:
+    """Each disqualified version with its critical fails: rows of evidence (records with
+    subject_id, subject_version, case_id, run_id, reviewer_id and an optional quote),
+    given in the order to show; the quote column appears once any row has a quote."""
+    parts = [f"## {t('md_disqualified_heading')}"]
+    disqualified = [row for row in rows if row["leaderboard_status"] != ELIGIBLE]
+    if not disqualified:
+        parts.append(t("md_no_disqualified"))
+    for row in disqualified:
+        key = (row["subject_id"], row["subject_version"])
+        fails = [item for item in evidence if (item.subject_id, item.subject_version) == key]
+        quoted = any(item.quote for item in fails)
+        headers = [t("md_col_case"), t("md_col_run"), t("md_col_reviewer")]
+        headers += [t("md_col_quote")] if quoted else []
+        cells = [
+            [md_text(item.case_id), md_text(item.run_id), md_text(item.reviewer_id)]
+            + ([md_text(item.quote)] if quoted else [])
+            for item in fails
+        ]
+        parts += [
+            f"### {md_text(row['subject_id'])} · {md_text(row['subject_version'])}",
+            t("md_disqualified_intro", n_critical=row["n_critical_fails"], n_runs=row["n_runs"]),
+            table(headers, ["l"] * len(headers), cells),
+        ]
+    return "\n\n".join(parts)
+
+
+def operational_section(rows, operational, t: Language) -> str:
+    """The operational table, joined to the ranking by subject version, in its order."""
+    by_version = {(row["subject_id"], row["subject_version"]): row for row in operational}
+    headers = [
+        t("md_col_subject"),
+        t("md_col_version"),
+        t("col_operational_runs"),
+        t("col_mean_input_tokens"),
+        t("col_mean_output_tokens"),
+        t("col_output_to_input"),
+        t("col_median_latency"),
+        t("col_p95_latency"),
+        t("col_price_in"),
+        t("col_price_out"),
+        t("col_cost_per_case"),
+    ]
+    body = []
+    for row in rows:
+        found = by_version.get((row["subject_id"], row["subject_version"]))
+        names = [md_text(row["subject_id"]), md_text(row["subject_version"])]
+        if found is None:
+            body.append([*names, *[t("unknown")] * 9])
+            continue
+        prices = [
+            per_million_tokens(found[name]) if found[name] else t("unknown")
+            for name in ("price_per_input_token_usd", "price_per_output_token_usd")
+        ]
+        numbers = [
+            found["n_runs"],
+            found["mean_input_tokens"],
+            found["mean_output_tokens"],
+            found["output_to_input_ratio"],
+            found["median_latency_s"],
+            found["p95_latency_s"],
+            *prices,
+        ]
+        body.append([*names, *(t.number(value) for value in numbers), md_text(cost_text(found, t))])
+    ranked = {(row["subject_id"], row["subject_version"]) for row in rows}
+    others = [
+        f"{md_text(row['subject_id'])} · {md_text(row['subject_version'])}"
+        for row in operational
+        if (row["subject_id"], row["subject_version"]) not in ranked
+    ]
+    parts = [
+        f"## {t('operational_heading')}",
+        t("md_operational_note"),
+        table(headers, ["l", "l", *["r"] * 9], body),
+    ]
+    if others:
+        parts.append(t("operational_not_ranked", versions=", ".join(others)))
+    return "\n\n".join(parts)
+
+
+def subjects_section(rows, registry, t: Language) -> str:
+    shown = []
+    for row in rows:
+        if row["subject_id"] not in shown:
+            shown.append(row["subject_id"])
+    cells = []
+    for subject_id in shown:
+        entry = registry.get(subject_id) or {}
+        cells.append(
+            [
+                md_text(subject_id),
+                md_text(entry.get("kind") or ""),
+                md_text(entry.get("provider") or ""),
+                md_text(entry.get("description") or ""),
+            ]
+        )
+    headers = [t("md_col_subject"), t("md_col_kind"), t("md_col_provider"), t("md_col_description")]
+    return "\n\n".join([f"## {t('md_subjects_heading')}", table(headers, ["l"] * 4, cells)])
+
+
+HOW_TO_READ = [
+    ("col_q_final", "how_q_final"),
+    ("col_pass_rate", "how_pass_rate"),
+    ("col_mean_clipped_score", "how_mean_clipped_score"),
+    ("col_brier", "how_brier"),
+    ("col_ece", "how_ece"),
+    ("md_intervals_term", "how_interval"),
+    ("md_col_tie_group", "how_tie_group"),
+    ("col_critical_fails", "how_critical_fail"),
+    ("operational_heading", "how_operational"),
+    ("col_cost_per_case", "how_cost_per_case"),
+]
+
+
+def how_to_read_section(t: Language, *, operational: bool) -> str:
+    terms = [
+        (term, meaning)
+        for term, meaning in HOW_TO_READ
+        if operational or meaning not in ("how_operational", "how_cost_per_case")
+    ]
+    cells = [[plain(t(term)), plain(t(meaning))] for term, meaning in terms]
+    headers = [t("md_col_term"), t("md_col_meaning")]
+    return "\n\n".join([f"## {t('md_how_heading')}", table(headers, ["l", "l"], cells)])
+
+
+def render_markdown(
+    *,
+    benchmark_version,
+    alpha,
+    last_update,
+    rows,
+    tie_groups,
+    uncertainty,
+    tracks,
+    registry,
+    evidence,
+    operational,
+    t: Language,
+) -> str:
+    """The whole document (module docstring); `operational` is None without telemetry."""
+    n_ranked = sum(row["leaderboard_status"] == ELIGIBLE for row in rows)
+    # The template is made Markdown before the values (already escaped) go in.
+    meta = plain(t.labels["md_meta"]).format(
+        version=md_text(benchmark_version),
+        alpha=t.number(repr(float(alpha))),
+        last_update=last_update,
+        n_versions=len(rows),
+        n_ranked=n_ranked,
+    )
+    parts = [
+        f"# {t('heading')}",
+        meta,
+        t("md_editions"),
+        ranking_section(rows, tie_groups, uncertainty, tracks, t),
+        disqualified_section(rows, evidence, t),
+    ]
+    if operational is not None:
+        parts.append(operational_section(rows, operational, t))
+    parts += [
+        subjects_section(rows, registry, t),
+        how_to_read_section(t, operational=operational is not None),
+    ]
+    return "\n\n".join(parts) + "\n"

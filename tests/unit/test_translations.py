@@ -1,0 +1,198 @@
+"""The leaderboard's languages: one data file each, the same keys and placeholders in
+both, every label the code asks for present, and no user-visible text left in code."""
+
+import re
+import string
+from html.parser import HTMLParser
+
+import pytest
+
+from ro_metrics.contracts.vocabulary import FAMILIES
+from ro_metrics.publishing.leaderboard_page import render_page
+from ro_metrics.publishing.translations import (
+    ENGLISH,
+    LANGUAGES,
+    SPANISH,
+    Language,
+    language,
+    load_labels,
+)
+from support import REPO
+
+CODE = [
+    REPO / "scripts/ro_metrics/publishing/leaderboard_page.py",
+    REPO / "scripts/ro_metrics/publishing/leaderboard_markdown.py",
+    REPO / "scripts/leaderboard.py",
+]
+# Keys the code builds instead of naming them literally.
+BUILT_KEYS = {f"family_{family}" for family in FAMILIES} | {
+    f"col_{name}" for name in ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
+}
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_label_key_exists_in_both_languages_with_the_same_placeholders():
+    english, spanish = load_labels(ENGLISH), load_labels(SPANISH)
+    assert set(english) == set(spanish)
+    for key in english:
+        assert placeholders(english[key]) == placeholders(spanish[key]), key
+        assert spanish[key].strip(), key
+    assert (english["decimal_mark"], spanish["decimal_mark"]) == (".", ",")
+    assert LANGUAGES == (ENGLISH, SPANISH)
+
+
+def test_every_key_the_code_asks_for_is_in_the_files():
+    asked, named = set(BUILT_KEYS), set(BUILT_KEYS)
+    for path in CODE:
+        source = path.read_text("utf-8")
+        asked |= set(re.findall(r"""\bt\(\s*["']([a-z0-9_]+)["']""", source))
+        asked |= set(re.findall(r"""\.labels\[["']([a-z0-9_]+)["']\]""", source))
+        named |= set(re.findall(r"""["']([a-z0-9_]+)["']""", source))
+    labels = load_labels(ENGLISH)
+    assert asked - set(labels) == set()
+    # And every label is named somewhere in the code (nothing stale in the files).
+    assert set(labels) - named - {"lang", "decimal_mark"} == set()
+
+
+def test_numbers_get_the_decimal_comma_and_names_keep_their_dots():
+    spanish = language(SPANISH)
+    assert spanish.number("0.705") == "0,705"
+    assert spanish.number("95 % CI 0.55–0.67") == "95 % CI 0,55–0,67"
+    assert spanish.number("12") == "12"
+    for name in ("v1.0", "ro-expert-rules-3.2.0", "2026-05-16T12:43:22Z", "claude-3.5"):
+        assert spanish.number(name) == name
+    assert language(ENGLISH).number("0.705") == "0.705"
+
+
+class VisibleText(HTMLParser):
+    """The text a reader sees: no tags, attributes, style or script."""
+
+    def __init__(self):
+        super().__init__()
+        self.parts, self.skip = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        self.skip += tag in ("style", "script")
+
+    def handle_endtag(self, tag):
+        self.skip -= tag in ("style", "script")
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def keys_as_labels() -> Language:
+    """A language whose every label is its own key in brackets (placeholders kept)."""
+    english = load_labels(ENGLISH)
+    labels = {}
+    for key, value in english.items():
+        names = sorted(placeholders(value))
+        labels[key] = f"⟦{key}⟧" + "".join(f"{{{name}}}⟦⟧" for name in names)
+    labels |= {"lang": "xx", "decimal_mark": ".", "page_file": "x.html"}
+    return Language(labels)
+
+
+@pytest.mark.parametrize("with_operational", [True, False])
+def test_the_page_holds_no_text_of_its_own(with_operational):
+    """Rendered with labels replaced by their keys, what a reader sees is keys, data and
+    numbers only: every label, note and caption comes from the language file."""
+    row = {
+        "subject_id": "zzsubject",
+        "subject_version": "zzversion",
+        "rank": "1",
+        "rank_low": "1",
+        "rank_high": "2",
+        "q_final": "0.5",
+        "pass_rate": "0.5",
+        "mean_clipped_score": "9.0",
+        "brier": "0.1",
+        "ece": "0.1",
+        "n_runs": "2",
+        "n_critical_fails": "0",
+        "leaderboard_status": "Eligible",
+    }
+    disqualified = {
+        **row,
+        "subject_version": "zzother",
+        "rank": "",
+        "rank_low": "",
+        "n_critical_fails": "1",
+        "leaderboard_status": "Disqualified",
+    }
+    family = {
+        "subject_id": "zzsubject",
+        "n_runs": "2",
+        "n_pass": "1",
+        "n_conditional": "1",
+        "n_fail": "0",
+        "pass_rate_family": "0.5",
+        "mean_clipped_score_family": "9.0",
+    }
+    interval = {"ci_low": "0.4", "ci_high": "0.6"}
+    operational = [
+        {
+            "subject_id": "zzsubject",
+            "subject_version": "zzversion",
+            "n_runs": "2",
+            "mean_input_tokens": "10.0",
+            "mean_output_tokens": "5.0",
+            "output_to_input_ratio": "0.500",
+            "median_latency_s": "1.00",
+            "p95_latency_s": "1.95",
+            "price_per_input_token_usd": "0.0000010000",
+            "price_per_output_token_usd": "",
+        },
+        {
+            **row,
+            "subject_version": "zzunranked",
+            "n_runs": "1",
+            "mean_input_tokens": "1.0",
+            "mean_output_tokens": "1.0",
+            "output_to_input_ratio": "1.000",
+            "median_latency_s": "1.00",
+            "p95_latency_s": "1.00",
+            "price_per_input_token_usd": "",
+            "price_per_output_token_usd": "",
+        },
+    ]
+    page = render_page(
+        benchmark_version="v1.0",
+        alpha=0.5,
+        last_update="2026-05-16T12:43:22Z",
+        rows=[row, disqualified],
+        tie_groups=[1, None],
+        uncertainty={
+            ("zzsubject", "zzversion", "q_final"): interval,
+            ("zzsubject", "zzother", "critical_fail_rate"): interval,
+        },
+        tracks={("zzsubject", "zzversion"): "zztrack", ("zzsubject", "zzother"): "zztrack"},
+        families=[
+            {**family, "subject_version": v, "family": "FOUL"} for v in ("zzversion", "zzother")
+        ],
+        registry={
+            "zzsubject": {
+                "kind": "zzkind",
+                "provider": "zzprovider",
+                "description": "zzdescription",
+            }
+        },
+        diagrams={
+            key: ("<svg></svg>", [(8, 2, 0.75, 0.5)])
+            for key in [("zzsubject", "zzversion"), ("zzsubject", "zzother")]
+        },
+        snapshots=["2026-05-01"],
+        operational=operational if with_operational else None,
+        t=keys_as_labels(),
+    )
+    parser = VisibleText()
+    parser.feed(page)
+    seen = " ".join(parser.parts)
+    assert "⟦col_rank⟧" in seen and "⟦heading⟧" in seen
+    assert ("⟦operational_heading⟧" in seen) is with_operational
+    data = r"zz\w+|FOUL|v1\.0|2026-05-\d\dT\d\d:\d\d:\d\dZ|2026-05-01"
+    leftover = re.sub(rf"⟦\w*⟧|{data}|\d+(?:\.\d+)?", " ", seen)
+    assert not re.search(r"[A-Za-z]", leftover), leftover
