@@ -135,6 +135,7 @@ def summary(partition, *pairs):
         unscored=[],
         scored_cases={},
         evaluation_ids=[EvaluationId(*pair) for pair in pairs],
+        file_digests=[],
     )
 
 
