@@ -7,14 +7,36 @@ file placed anywhere else is refused, so that every test is in one of the two se
 importable through pyproject's pythonpath.
 """
 
+import os
 from pathlib import Path
 
 import pytest
+
+import support
 
 TESTS = Path(__file__).resolve().parent
 MARKER_OF_FOLDER = {"unit": pytest.mark.unit, "workflow": pytest.mark.workflow}
 
 
+# pytest-xdist (pyproject.toml: `-n auto`) sends the tests of a file to one worker, so
+# that its module fixtures are built once, except the files below: their tests share no
+# costly fixture and go one by one to whichever worker is free.
+SPREAD = {"test_fuzz.py", "test_incremental.py", "test_config.py"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadFileScheduling
+
+    class FileOrTestScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return nodeid if Path(path).name in SPREAD else path
+
+    return FileOrTestScheduling(config, log)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     misplaced = set()
     for item in items:
@@ -23,9 +45,33 @@ def pytest_collection_modifyitems(config, items):
         marker = MARKER_OF_FOLDER.get(folder)
         if marker is None:
             misplaced.add(str(path))
-        else:
-            item.add_marker(marker)
+            continue
+        item.add_marker(marker)
     if misplaced:
         raise pytest.UsageError(
             "tests must be in tests/unit/ or tests/workflow/: " + ", ".join(sorted(misplaced))
         )
+    # The workflow tests first (pyproject.toml: --no-loadscope-reorder): their files take
+    # longest, and the many short unit tests then keep both workers busy to the end.
+    # Stable, so the same order on every worker.
+    items.sort(key=lambda item: item.get_closest_marker("workflow") is None)
+
+
+@pytest.fixture(scope="session")
+def demo_run(tmp_path_factory) -> support.DemoRun:
+    """One run of the workflow on a copy of the demo corpus, for the tests that only read
+    what it wrote (support.run_on_demo_copy); it succeeded. Made once per session: under
+    pytest-xdist, by the first worker that needs it, in the session's folder, which every
+    worker's own temporary folder is in; the others read its record."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    with support.exclusive(base / "demo-run.lock"):
+        record = base / "demo-run.json"
+        if record.exists():
+            shared = support.DemoRun.load(record)
+        else:
+            shared = support.run_on_demo_copy(base / "demo-run")
+            shared.save(record)
+    assert shared.run.returncode == 0, shared.run.output
+    return shared

@@ -15,8 +15,10 @@ tests (last section of this file).
 """
 
 import csv
+import fcntl
 import hashlib
 import io
+import json
 import math
 import os
 import re
@@ -27,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -98,6 +101,92 @@ def run_workflow(workdir: Path, *args: str, **config) -> Run:
         command, cwd=workdir, capture_output=True, text=True, timeout=600, check=False
     )
     return Run(completed.returncode, completed.stdout + completed.stderr)
+
+
+@contextmanager
+def exclusive(lock: Path):
+    """Hold an exclusive lock on a file: one process at a time (pytest-xdist workers too)."""
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@dataclass
+class DemoRun:
+    """A run of the workflow on a copy of the demo corpus, and what it changed around it."""
+
+    workdir: Path  # the copy of the workflow it ran in; results in workdir / "out"
+    corpus: Path  # the copy of the demo corpus it read
+    run: Run
+    workdir_before: set[str]  # names in workdir before the run
+    workdir_after: set[str]  # ... and right after it
+    beside_after: set[str]  # names in the folder holding corpus and workdir, right after
+    corpus_before: dict[str, str]  # tree_digest of the corpus before the run
+
+    @property
+    def results(self) -> Path:
+        return self.workdir / "out"
+
+    @property
+    def config(self) -> dict:
+        return {"corpus": self.corpus, "results": self.results}
+
+    def exclusive(self):
+        """Held around any later Snakemake in workdir (its lock would refuse a second)."""
+        return exclusive(self.workdir.parent.parent / "demo-run-snakemake.lock")
+
+    def save(self, path: Path) -> None:
+        record = {
+            "workdir": str(self.workdir),
+            "corpus": str(self.corpus),
+            "run": [self.run.returncode, self.run.output],
+            "workdir_before": sorted(self.workdir_before),
+            "workdir_after": sorted(self.workdir_after),
+            "beside_after": sorted(self.beside_after),
+            "corpus_before": self.corpus_before,
+        }
+        path.write_text(json.dumps(record), "utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> "DemoRun":
+        record = json.loads(path.read_text("utf-8"))
+        return cls(
+            Path(record["workdir"]),
+            Path(record["corpus"]),
+            Run(*record["run"]),
+            set(record["workdir_before"]),
+            set(record["workdir_after"]),
+            set(record["beside_after"]),
+            record["corpus_before"],
+        )
+
+
+def run_on_demo_copy(root: Path) -> DemoRun:
+    """Run the workflow once on a copy of the demo corpus, in root/workflow.
+
+    The tests that only read what a run on the demo corpus wrote share one such run
+    (the session fixture `demo_run` of conftest.py, made once for all pytest-xdist
+    workers); a test that changes the corpus, the workflow or the results runs its own
+    copy.
+    """
+    root.mkdir()
+    corpus = corpus_copy(root / "corpus")
+    workdir = workflow_copy(root / "workflow")
+    corpus_before = tree_digest(corpus)
+    workdir_before = {path.name for path in workdir.iterdir()}
+    run = run_workflow(workdir, corpus=corpus, results=workdir / "out")
+    return DemoRun(
+        workdir,
+        corpus,
+        run,
+        workdir_before,
+        {path.name for path in workdir.iterdir()},
+        {path.name for path in root.iterdir()},
+        corpus_before,
+    )
 
 
 def start_workflow(workdir: Path, *, capture: bool = False, **config) -> subprocess.Popen:

@@ -1,22 +1,28 @@
 """A second run started while one is running is refused by Snakemake's lock."""
 
+import os
+import signal
 import time
 
-from make_demo_corpus import make_corpus
-from support import run_workflow, start_workflow, workflow_copy
+from support import corpus_copy, run_workflow, start_workflow, workflow_copy
 
 
 def test_second_run_is_refused_while_the_first_holds_the_lock(tmp_path):
     workdir = workflow_copy(tmp_path / "workflow")
-    corpus = tmp_path / "corpus"
-    make_corpus(corpus, size="M")  # ~30,000 files: a run of a few seconds
+    corpus = corpus_copy(tmp_path / "corpus")
     first = start_workflow(workdir, capture=True, corpus=corpus, results=workdir / "out")
     try:
         deadline = time.monotonic() + 60
         while not any((workdir / ".snakemake/locks").glob("*")):
             assert first.poll() is None and time.monotonic() < deadline, "no lock appeared"
-            time.sleep(0.05)
-        second = run_workflow(workdir, corpus=corpus, results=workdir / "out")
+            time.sleep(0.01)
+        # Paused as soon as it holds its lock, so the second run surely starts while the
+        # first is running, however short the first run is; it goes on afterwards.
+        os.killpg(first.pid, signal.SIGSTOP)
+        try:
+            second = run_workflow(workdir, corpus=corpus, results=workdir / "out")
+        finally:
+            os.killpg(first.pid, signal.SIGCONT)
     finally:
         output, _ = first.communicate(timeout=300)
     assert second.returncode != 0

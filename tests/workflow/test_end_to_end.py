@@ -16,16 +16,15 @@ from support import (
 
 
 @pytest.fixture(scope="module")
-def two_runs(tmp_path_factory):
-    outputs = []
-    for name in ("first", "second"):
-        workdir = workflow_copy(tmp_path_factory.mktemp(name))
-        results = workdir / "out"
-        run = run_workflow(workdir, corpus=DEMO_CORPUS, results=results)
-        assert run.returncode == 0, run.output
-        assert "Traceback" not in run.output
-        outputs.append(results)
-    return outputs
+def two_runs(demo_run, tmp_path_factory):
+    """The shared run on a copy of the demo corpus, and a second one on demo/corpus itself."""
+    assert "Traceback" not in demo_run.run.output
+    workdir = workflow_copy(tmp_path_factory.mktemp("second"))
+    results = workdir / "out"
+    run = run_workflow(workdir, corpus=DEMO_CORPUS, results=results)
+    assert run.returncode == 0, run.output
+    assert "Traceback" not in run.output
+    return [demo_run.results, results]
 
 
 def test_two_runs_are_byte_identical(two_runs):
@@ -88,11 +87,11 @@ def test_headers_are_the_published_contract(two_runs):
     }
 
 
-def test_gold_prose_never_reaches_an_output_a_log_or_the_cache(two_runs):
+def test_gold_prose_never_reaches_an_output_a_log_or_the_cache(demo_run):
     # Every private text of the demo golds carries a GOLDCANARY marker.
-    assert "GOLDCANARY" in (DEMO_CORPUS / "golds/v1.0/RO-FOUL-001_gold.md").read_text("utf-8")
-    workdir = two_runs[0].parent
-    written = [*two_runs[0].iterdir(), *(workdir / ".cache").rglob("*")]
+    assert "GOLDCANARY" in (demo_run.corpus / "golds/v1.0/RO-FOUL-001_gold.md").read_text("utf-8")
+    workdir = demo_run.workdir
+    written = [*demo_run.results.iterdir(), *(workdir / ".cache").rglob("*")]
     written += (workdir / ".snakemake/log").rglob("*")
     files = [path for path in written if path.is_file()]
     assert len(files) > 20
@@ -151,13 +150,8 @@ def test_the_published_samples_reproduce_the_spec_example_row(tmp_path):
     )
 
 
-def test_writes_only_results_cache_and_snakemake_and_never_the_corpus(tmp_path):
-    corpus = shutil.copytree(DEMO_CORPUS, tmp_path / "corpus")
-    before = tree_digest(corpus)
-    workdir = workflow_copy(tmp_path / "workflow")
-    parts = {path.name for path in workdir.iterdir()}
-    run = run_workflow(workdir, corpus=corpus, results=workdir / "out")
-    assert run.returncode == 0, run.output
-    assert {path.name for path in workdir.iterdir()} == parts | {"out", ".cache", ".snakemake"}
-    assert tree_digest(corpus) == before
-    assert {path.name for path in tmp_path.iterdir()} == {"corpus", "workflow"}
+def test_writes_only_results_cache_and_snakemake_and_never_the_corpus(demo_run):
+    parts = demo_run.workdir_before
+    assert demo_run.workdir_after == parts | {"out", ".cache", ".snakemake"}
+    assert tree_digest(demo_run.corpus) == demo_run.corpus_before
+    assert demo_run.beside_after == {"corpus", "workflow"}

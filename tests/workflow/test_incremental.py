@@ -25,10 +25,11 @@ def ran_once(tmp_path):
     return workdir, corpus, config
 
 
-def test_second_run_does_nothing(ran_once):
-    workdir, _, config = ran_once
-    assert planned_jobs(workdir, **config) == {}
-    run = run_workflow(workdir, **config)
+def test_second_run_does_nothing(demo_run):
+    workdir, config = demo_run.workdir, demo_run.config
+    with demo_run.exclusive():
+        assert planned_jobs(workdir, **config) == {}
+        run = run_workflow(workdir, **config)
     assert "Nothing to be done" in run.output
 
 

@@ -22,13 +22,11 @@ from pathlib import Path
 import pytest
 
 from support import (
-    DEMO_CORPUS,
     PUBLISHED,
     REPO,
     chromium,
     require_chromium,
     run_workflow,
-    workflow_copy,
 )
 
 CAPTIONS = REPO / "workflow" / "report"
@@ -48,12 +46,11 @@ class Report:
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    workdir = workflow_copy(tmp_path_factory.mktemp("report"))
-    results = workdir / "out"
-    run = run_workflow(workdir, corpus=DEMO_CORPUS, results=results)
-    assert run.returncode == 0, run.output
-    run = run_workflow(workdir, "--report", "report.html", corpus=DEMO_CORPUS, results=results)
+def report(demo_run):
+    """The report of the shared run on the demo corpus (writes only report.html beside it)."""
+    workdir, results = demo_run.workdir, demo_run.results
+    with demo_run.exclusive():
+        run = run_workflow(workdir, "--report", "report.html", **demo_run.config)
     assert run.returncode == 0, run.output
     page = (workdir / "report.html").read_text("utf-8")
     return Report(workdir, results, page, report_items(page))

@@ -8,22 +8,15 @@ import os
 import signal
 import time
 
-import pytest
-
-from make_demo_corpus import make_corpus
 from ro_metrics.publishing.stale_lock import RECORD_NAME
 from support import STALE_LOCK_REMOVED as REMOVED
-from support import run_workflow, start_workflow, workflow_copy
+from support import corpus_copy, run_workflow, start_workflow, workflow_copy
 
 
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
-    corpus = tmp_path_factory.mktemp("stale-lock") / "corpus"
-    make_corpus(corpus, size="M")  # ~30,000 files: a run lasts a few seconds
-    return corpus
-
-
-def test_a_killed_run_is_refused_while_alive_and_recovered_once_dead(corpus, tmp_path):
+def test_a_killed_run_is_refused_while_alive_and_recovered_once_dead(tmp_path):
+    # The demo corpus: the run is stopped (SIGSTOP) within 10 ms of its owner record,
+    # seconds before it could end.
+    corpus = corpus_copy(tmp_path / "corpus")
     workdir = workflow_copy(tmp_path / "workflow")
     record = workdir / ".snakemake" / RECORD_NAME
     first = start_workflow(workdir, corpus=corpus, results="out")
