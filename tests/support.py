@@ -669,9 +669,10 @@ case_ids = st.builds(
 
 
 @st.composite
-def gold_bounds(draw):
+def gold_bounds(draw, floor_below_ceiling=False):
     floor = draw(st.integers(min_value=0, max_value=11))
-    ceiling = draw(st.integers(min_value=max(floor, 1), max_value=12))
+    lowest = floor + 1 if floor_below_ceiling else max(floor, 1)
+    ceiling = draw(st.integers(min_value=lowest, max_value=12))
     return floor, ceiling
 
 
@@ -693,15 +694,23 @@ alphas = st.one_of(
 
 @st.composite
 def corpora(
-    draw, max_subjects=3, min_runs_per_subject=1, max_runs_per_subject=30, with_unscored=False
+    draw,
+    max_subjects=3,
+    min_runs_per_subject=1,
+    max_runs_per_subject=30,
+    with_unscored=False,
+    floor_below_ceiling=False,
 ):
     """Scored runs (see step_one_output for the shape step 2 consumes), plus the registry.
 
     Returns (runs, registry, golds, unscored): registry maps subject_id to its versions
     (some may have no run), golds case_id to (floor, ceiling), unscored lists responses
     without a scoring as (subject_id, version, case_id, run_id, confidence).
+    floor_below_ceiling: only golds a corpus may hold (the benchmark's validators refuse
+    rubric_floor >= rubric_ceiling); the formulas alone take floor == ceiling too.
     """
-    golds = draw(st.dictionaries(case_ids, gold_bounds(), min_size=1, max_size=8))
+    bounds = gold_bounds(floor_below_ceiling=floor_below_ceiling)
+    golds = draw(st.dictionaries(case_ids, bounds, min_size=1, max_size=8))
     case_list = sorted(golds)
     subject_ids = draw(
         st.lists(st.sampled_from(SUBJECT_IDS), min_size=1, max_size=max_subjects, unique=True)

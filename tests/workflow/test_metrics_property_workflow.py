@@ -84,7 +84,9 @@ def write_corpus(root: Path, runs, registry, golds, unscored) -> None:
     subjects = [
         {
             "subject_id": subject_id,
-            "kind": "llm",
+            # Not llm: an llm's versions must hold its subject's first token, and these
+            # versions are free text on purpose (a number, a missing value, a comma...).
+            "kind": "expert_system",
             "provider": "Property test",
             "versions": [
                 {
@@ -123,7 +125,7 @@ def write_corpus(root: Path, runs, registry, golds, unscored) -> None:
         write_response(root, subject_id, run["subject_version"], case_id, run_id, run["confidence"])
         scoring = {
             **SCORING_TEMPLATE,
-            "evaluation_id": f"eval-{case_id}-{run_id}-{run['reviewer_id']}",
+            "evaluation_id": f"eval-{subject_id}-{case_id}-{run_id}-{run['reviewer_id']}",
             "reviewer_id": run["reviewer_id"],
             "scoring_timestamp_utc": run["scoring_timestamp_utc"],
             "response_ref": {
@@ -167,7 +169,11 @@ def workflow_dir(tmp_path_factory):
 )
 @given(
     corpus=corpora(
-        max_subjects=2, min_runs_per_subject=6, max_runs_per_subject=16, with_unscored=True
+        max_subjects=2,
+        min_runs_per_subject=6,
+        max_runs_per_subject=16,
+        with_unscored=True,
+        floor_below_ceiling=True,
     ).filter(lambda corpus: corpus[0]),
     alpha=alphas,
 )
