@@ -39,6 +39,7 @@ def test_one_added_scoring_reruns_its_partition_and_the_aggregates(ran_once):
     template = scoring_dir / "RO-NOWE-005__run-2026-05-12-001__eval-R03.json"
     document = json.loads(template.read_text("utf-8"))
     document["response_ref"].update(case_id="RO-NOWE-006", run_id="run-2026-05-12-001")
+    document["evaluation_id"] = f"eval-atlas-7b-{UNSCORED.replace('__', '-')}-R03"
     (scoring_dir / f"{UNSCORED}__eval-R03.json").write_text(json.dumps(document), "utf-8")
 
     assert planned_jobs(workdir, **config) == {"load_partition": 1} | dict.fromkeys(AGGREGATES, 1)
