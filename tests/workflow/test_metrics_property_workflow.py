@@ -18,6 +18,7 @@ from hypothesis import Phase, example, given, settings
 
 from support import (
     FAMILY_HEADER,
+    ONE_PARTITION,
     PER_RUN_HEADER,
     SAMPLES,
     SUBJECT_HEADER,
@@ -185,7 +186,8 @@ def test_workflow_matches_naive_implementation(workflow_dir, corpus, alpha):
         root = Path(scratch) / "corpus"
         results = Path(scratch) / "results"
         write_corpus(root, runs, registry, golds, unscored)
-        run = run_workflow(workflow_dir, corpus=root, results=results, alpha=repr(alpha))
+        config = {"corpus": root, "results": results, "alpha": repr(alpha)} | ONE_PARTITION
+        run = run_workflow(workflow_dir, **config)
         assert run.returncode == 0, run.output
         header, per_run_rows = read_csv_rows(results / "per_run.csv")
         assert header == PER_RUN_HEADER
