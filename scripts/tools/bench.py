@@ -191,6 +191,8 @@ class Bench:
         scoring["response_ref"] = {
             key: answer[key] for key in ("case_id", "subject_id", "subject_version", "run_id")
         }
+        # A new scoring has an evaluation_id of its own (unique across the corpus).
+        scoring["evaluation_id"] = f"bench-{subject}-{response.stem}"
         target = template.parent / f"{response.stem}__eval-{scoring['reviewer_id']}.json"
         target.write_text(json.dumps(scoring, indent=2), "utf-8")
 

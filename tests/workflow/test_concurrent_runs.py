@@ -4,23 +4,28 @@ import os
 import signal
 import time
 
-from support import corpus_copy, run_workflow, start_workflow, workflow_copy
+from ro_metrics.publishing.stale_lock import RECORD_NAME
+from support import ONE_PARTITION, corpus_copy, run_workflow, start_workflow, workflow_copy
 
 
 def test_second_run_is_refused_while_the_first_holds_the_lock(tmp_path):
     workdir = workflow_copy(tmp_path / "workflow")
     corpus = corpus_copy(tmp_path / "corpus")
-    first = start_workflow(workdir, capture=True, corpus=corpus, results=workdir / "out")
+    first = start_workflow(
+        workdir, capture=True, corpus=corpus, results=workdir / "out", **ONE_PARTITION
+    )
     try:
+        # The owner record is written once both lock files are (onstart): the lock is held.
         deadline = time.monotonic() + 60
-        while not any((workdir / ".snakemake/locks").glob("*")):
+        while not (workdir / ".snakemake" / RECORD_NAME).exists():
             assert first.poll() is None and time.monotonic() < deadline, "no lock appeared"
             time.sleep(0.01)
+        assert any((workdir / ".snakemake/locks").glob("*.lock"))
         # Paused as soon as it holds its lock, so the second run surely starts while the
         # first is running, however short the first run is; it goes on afterwards.
         os.killpg(first.pid, signal.SIGSTOP)
         try:
-            second = run_workflow(workdir, corpus=corpus, results=workdir / "out")
+            second = run_workflow(workdir, corpus=corpus, results=workdir / "out", **ONE_PARTITION)
         finally:
             os.killpg(first.pid, signal.SIGCONT)
     finally:
@@ -29,5 +34,5 @@ def test_second_run_is_refused_while_the_first_holds_the_lock(tmp_path):
     assert "LockException" in second.output and "--unlock" in second.output, second.output
     assert first.returncode == 0, output
     # The lock is gone with the first run: the next one proceeds (nothing left to do).
-    again = run_workflow(workdir, corpus=corpus, results=workdir / "out")
+    again = run_workflow(workdir, corpus=corpus, results=workdir / "out", **ONE_PARTITION)
     assert again.returncode == 0 and "Nothing to be done" in again.output, again.output

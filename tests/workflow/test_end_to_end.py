@@ -7,6 +7,7 @@ import pytest
 from support import (
     COMMITTED_RESULTS,
     DEMO_CORPUS,
+    ONE_PARTITION,
     PUBLISHED,
     REPO,
     run_workflow,
@@ -136,7 +137,7 @@ def test_the_published_samples_reproduce_the_spec_example_row(tmp_path):
     (errors / "run-2026-05-12-002.txt").write_text("503 Service Unavailable\n", "utf-8")
 
     workdir = workflow_copy(tmp_path / "workflow")
-    run = run_workflow(workdir, corpus=corpus, results=tmp_path / "out")
+    run = run_workflow(workdir, corpus=corpus, results=tmp_path / "out", **ONE_PARTITION)
     assert run.returncode == 0, run.output
     assert (tmp_path / "out/per_run.csv").read_bytes().split(b"\r\n")[1] == (
         b"claude-haiku-4-5,claude-haiku-4-5-20251001,RO-FOUL-008,FOUL,run-2026-05-12-001,R01,"

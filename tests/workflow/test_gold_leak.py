@@ -15,7 +15,7 @@ import binascii
 import json
 import re
 
-from support import corpus_copy, run_workflow, workflow_copy
+from support import ONE_PARTITION, corpus_copy, run_workflow, workflow_copy
 
 MARKER = "LEAKPROBE-7f3c9a"
 PUBLIC = {"case_id", "family", "benchmark_version", "case_type"}
@@ -67,7 +67,7 @@ def test_a_marked_gold_reaches_no_output_log_cache_snapshot_or_report(tmp_path):
         gold.write_text(mark_gold(gold.read_text("utf-8")), "utf-8")
         assert gold.read_text("utf-8").count(MARKER) > 10
     workdir = workflow_copy(tmp_path / "workflow")
-    config = {"corpus": corpus, "results": workdir / "out"}
+    config = {"corpus": corpus, "results": workdir / "out"} | ONE_PARTITION
     for target in ("all", "snapshot", "verify"):
         run = run_workflow(workdir, target, **config)
         assert run.returncode == 0, run.output
@@ -105,8 +105,7 @@ def test_a_broken_gold_is_reported_without_quoting_its_content(tmp_path):
     block = match[1] + json.dumps(gold, indent=2) + match[3]
     gold_path.write_text(text[: match.start()] + block + text[match.end() :], "utf-8")
     workdir = workflow_copy(tmp_path / "workflow")
-    # The golds are loaded by one job whatever the partition count: one partition, fewer jobs.
-    run = run_workflow(workdir, corpus=corpus, results=workdir / "out", partitions=1)
+    run = run_workflow(workdir, corpus=corpus, results=workdir / "out", **ONE_PARTITION)
     assert run.returncode != 0
     assert "RO-FOUL-001_gold.md: expected_key_signals: breaks the schema's 'type' rule" in (
         run.output

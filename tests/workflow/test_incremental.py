@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from ro_metrics.corpus.layout import partition_of
-from support import corpus_copy, planned_jobs, planned_wildcards, run_workflow, workflow_copy
+from support import corpus_copy, plan, planned_jobs, run_workflow, workflow_copy
 
 AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
 AGGREGATES |= {"uncertainty", "build_leaderboard", "publish", "all"}
@@ -39,12 +39,12 @@ def test_one_added_scoring_reruns_its_partition_and_the_aggregates(ran_once):
     template = scoring_dir / "RO-NOWE-005__run-2026-05-12-001__eval-R03.json"
     document = json.loads(template.read_text("utf-8"))
     document["response_ref"].update(case_id="RO-NOWE-006", run_id="run-2026-05-12-001")
+    document["evaluation_id"] = f"eval-atlas-7b-{UNSCORED.replace('__', '-')}-R03"
     (scoring_dir / f"{UNSCORED}__eval-R03.json").write_text(json.dumps(document), "utf-8")
 
-    assert planned_jobs(workdir, **config) == {"load_partition": 1} | dict.fromkeys(AGGREGATES, 1)
-    assert planned_wildcards(workdir, "load_partition", **config) == [
-        f"partition={partition_of('atlas-7b', 8)}"
-    ]
+    planned = plan(workdir, **config)
+    assert planned.jobs() == {"load_partition": 1} | dict.fromkeys(AGGREGATES, 1)
+    assert planned.wildcards("load_partition") == [f"partition={partition_of('atlas-7b', 8)}"]
     run = run_workflow(workdir, **config)
     assert run.returncode == 0, run.output
     per_run = (config["results"] / "per_run.csv").read_text("utf-8")

@@ -7,10 +7,16 @@ import time
 
 import pytest
 
-from make_demo_corpus import make_corpus
 from ro_metrics.publishing.stale_lock import RECORD_NAME
-from support import PUBLISHED_WITHOUT_TELEMETRY as PUBLISHED
-from support import run_workflow, start_workflow, workflow_copy
+from support import (
+    COMMITTED_RESULTS,
+    ONE_PARTITION,
+    PUBLISHED,
+    corpus_copy,
+    run_workflow,
+    start_workflow,
+    workflow_copy,
+)
 
 
 def published(results):
@@ -19,32 +25,33 @@ def published(results):
 
 @pytest.fixture(scope="module")
 def before_and_after(tmp_path_factory):
-    """A corpus with published results, a change to it, and the results it leads to."""
+    """A corpus, the results published before it changed (the committed results of the
+    demo corpus), and the results it leads to."""
     base = tmp_path_factory.mktemp("kill")
-    corpus = base / "corpus"
-    make_corpus(corpus, size="M")  # ~30,000 files: a run lasts a few seconds
-    reference = workflow_copy(base / "reference")
-    assert run_workflow(reference, corpus=corpus, results="out").returncode == 0
-    old = published(reference / "out")
+    corpus = corpus_copy(base / "corpus")  # 409 files: a run lasts several seconds
+    old = published(COMMITTED_RESULTS)
     for path in (corpus / "golds/v1.0").glob("*_gold.md"):
         text = path.read_text("utf-8")
         path.write_text(text.replace('"rubric_floor": 0,', '"rubric_floor": 3,'), "utf-8")
-    assert run_workflow(reference, corpus=corpus, results="out").returncode == 0
+    reference = workflow_copy(base / "reference")
+    # One load job: more of the killed runs' few seconds go to the later steps.
+    config = {"corpus": corpus, "results": "out"} | ONE_PARTITION
+    assert run_workflow(reference, **config).returncode == 0
     new = published(reference / "out")
     assert old != new
-    return corpus, old, new
+    return config, old, new
 
 
 @pytest.mark.parametrize("delay", [0.6, 1.2, 1.8, 2.4])
 def test_sigkill_then_rerun(before_and_after, tmp_path, delay):
-    corpus, old, new = before_and_after
+    config, old, new = before_and_after
     workdir = workflow_copy(tmp_path / "workflow")
     results = workdir / "out"
     results.mkdir()
     for name, content in old.items():
         (results / name).write_bytes(content)
     # Old results in place, no cache: the run recomputes and republishes everything.
-    run = start_workflow(workdir, corpus=corpus, results="out")
+    run = start_workflow(workdir, **config)
     time.sleep(delay)
     if run.poll() is None:
         os.killpg(run.pid, signal.SIGKILL)
@@ -60,13 +67,13 @@ def test_sigkill_then_rerun(before_and_after, tmp_path, delay):
     # (ro_metrics/publishing/stale_lock.py).
     locked = any((workdir / ".snakemake/locks").glob("*.lock"))
     recorded = (workdir / ".snakemake" / RECORD_NAME).exists()
-    rerun = run_workflow(workdir, corpus=corpus, results="out")
+    rerun = run_workflow(workdir, **config)
     if locked and not recorded:
         # Killed in the ~20 ms between Snakemake's lock and onstart, before the owner
         # was recorded: the one case still left to --unlock (docs/robustness.md).
         assert "LockException" in rerun.output, rerun.output
-        assert run_workflow(workdir, "--unlock", corpus=corpus, results="out").returncode == 0
-        rerun = run_workflow(workdir, corpus=corpus, results="out")
+        assert run_workflow(workdir, "--unlock", **config).returncode == 0
+        rerun = run_workflow(workdir, **config)
     elif locked:
         assert f"stale lock of a run that was killed (pid {run.pid}," in rerun.output
     assert rerun.returncode == 0, rerun.output

@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from support import (
+    ONE_PARTITION,
     corpus_copy,
     dump_dom,
     read_csv,
@@ -67,7 +68,7 @@ def probed_page(tmp_path_factory):
     assert subjects["borealis-xl"]["description"].startswith("SYNTHETIC frontier-style")
 
     workdir = workflow_copy(tmp / "workflow")
-    run = run_workflow(workdir, corpus=corpus, results=workdir / "out")
+    run = run_workflow(workdir, corpus=corpus, results=workdir / "out", **ONE_PARTITION)
     assert run.returncode == 0, run.output
     published = read_csv(workdir / "out" / "leaderboard.csv")
     assert PROBE_SUBJECT in {row["subject_id"] for row in published}

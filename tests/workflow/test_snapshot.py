@@ -5,7 +5,14 @@ import stat
 
 import pytest
 
-from support import PUBLISHED, corpus_copy, run_workflow, tree_digest, workflow_copy
+from support import (
+    ONE_PARTITION,
+    PUBLISHED,
+    corpus_copy,
+    run_workflow,
+    tree_digest,
+    workflow_copy,
+)
 
 SCORING = "scoring/v1.0/atlas-7b/RO-FOUL-001__run-2026-05-12-001__eval-R01.json"
 
@@ -15,6 +22,7 @@ def published(tmp_path_factory):
     root = tmp_path_factory.mktemp("snapshot")
     workdir = workflow_copy(root / "workflow")
     config = {"corpus": corpus_copy(root / "corpus"), "results": workdir / "out"}
+    config |= ONE_PARTITION
     run = run_workflow(workdir, **config)
     assert run.returncode == 0, run.output
     newest = json.loads((workdir / "out/metadata.json").read_text("utf-8"))["newest_scoring_utc"]

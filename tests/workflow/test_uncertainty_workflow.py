@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from support import COMMITTED_RESULTS, DEMO_CORPUS, run_workflow, workflow_copy
+from support import COMMITTED_RESULTS, DEMO_CORPUS, ONE_PARTITION, run_workflow, workflow_copy
 
 BOOTSTRAPPED = {"mean_clipped_score", "q_final", "brier", "ece"}
 
@@ -20,7 +20,8 @@ def rows_of(path) -> dict[tuple[str, str, str], dict[str, str]]:
 def other_seed(tmp_path_factory):
     workdir = workflow_copy(tmp_path_factory.mktemp("seed"))
     results = workdir / "out"
-    run = run_workflow(workdir, corpus=DEMO_CORPUS, results=results, bootstrap_seed=7)
+    config = {"corpus": DEMO_CORPUS, "results": results, "bootstrap_seed": 7} | ONE_PARTITION
+    run = run_workflow(workdir, **config)
     assert run.returncode == 0, run.output
     return results
 
