@@ -78,7 +78,7 @@ def test_the_report_names_the_added_and_the_rescored_scoring(history):
     assert (root / "results" / "changes.csv").read_bytes().decode("utf-8") == EXPECTED_CSV
     report = (root / "results" / "changes.md").read_text("utf-8")
     assert report.startswith("# Changes since the snapshot of 2026-05-16\n")
-    assert "Inputs: scorings 1 added, 1 changed (406 files now)." in report
+    assert "Inputs: scorings 1 added, 1 changed (415 files now)." in report
     assert r"RO-MECH-004\_\_run-2026-05-12-002\_\_eval-R02.json added" in report
 
 

@@ -11,7 +11,7 @@ from ro_metrics.corpus.layout import partition_of
 from support import corpus_copy, plan, planned_jobs, run_workflow, workflow_copy
 
 AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
-AGGREGATES |= {"uncertainty", "build_leaderboard", "publish", "all"}
+AGGREGATES |= {"uncertainty", "build_leaderboard", "changes", "publish", "all"}
 UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
 
 

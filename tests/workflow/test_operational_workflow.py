@@ -88,10 +88,13 @@ def test_telemetry_change_plan_and_scoring_change_plan(demo_run):
     log.write_bytes(edited)
     # A telemetry change: the operational step, the cross-check (it reports telemetry
     # problems) and what publishes; not the loads, per_run, the metrics, uncertainty.
+    # The change report reads the cross-check's verdict, so it is derived again (the
+    # same report: telemetry is not among the inputs it compares).
     assert planned_jobs(workdir, **config) == {
         "operational": 1,
         "cross_check": 1,
         "build_leaderboard": 1,
+        "changes": 1,
         "publish": 1,
         "all": 1,
     }
@@ -147,7 +150,7 @@ def test_malformed_telemetry_is_reported_with_every_other_problem(tmp_path):
     lines[5] = ",".join(lines[5].split(",")[:-2])  # line 6 loses two fields
     # Line 4: the call that produced a response, under the subject's other version.
     cells = lines[3].split(",")
-    case, run = cells[1], cells[4]
+    case, run_id = cells[1], cells[4]
     assert cells[3] == "borealis-xl-2026-04-02" and case != "RO-NOWE-002"
     cells[3] = "borealis-xl-2026-01-15"
     lines[3] = ",".join(cells)
@@ -170,7 +173,7 @@ def test_malformed_telemetry_is_reported_with_every_other_problem(tmp_path):
     assert f"{prefix}: line 6: 15 fields where the header has 17" in run.output
     assert (
         f"{prefix}: line 4, column 4 (subject_version): 'borealis-xl-2026-01-15' but its "
-        f"response responses/v1.0/borealis-xl/{case}__{run}.json has 'borealis-xl-2026-04-02'"
+        f"response responses/v1.0/borealis-xl/{case}__{run_id}.json has 'borealis-xl-2026-04-02'"
     ) in run.output
     assert "RO-FOUL-003__run-2026-05-12-001.json: confidence: 101 is greater than the maximum" in (
         run.output

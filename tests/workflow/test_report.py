@@ -138,6 +138,7 @@ def test_categories_and_labels(report):
     assert set(json.loads(categories.group(1))) == {
         "Metrics",
         "Leaderboard",
+        "Changes",
         "Reliability diagrams",
     }
 

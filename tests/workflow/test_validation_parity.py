@@ -628,7 +628,7 @@ def test_the_run_stops_cleanly_and_changes_nothing(rejected, request):
     rejected = request.getfixturevalue(rejected)
     assert rejected.run.returncode != 0, rejected.run.output
     assert "Traceback" not in rejected.run.output, rejected.run.output
-    assert "nothing was computed and the published results were left as they were" in (
+    assert "nothing was published and the published results were left as they were" in (
         rejected.run.output
     )
     assert tree_digest(rejected.results) == rejected.results_before

@@ -57,7 +57,11 @@ rule publish:
             caption="../report/criterion_scores.rst",
             category="Metrics",
         ),
-        input_files=update(f"{RESULTS}/input_files.csv"),
+        input_files=report(
+            update(f"{RESULTS}/input_files.csv"),
+            caption="../report/input_files.rst",
+            category="Changes",
+        ),
         changes_csv=report(
             update(f"{RESULTS}/changes.csv"),
             caption="../report/changes_csv.rst",
