@@ -2,11 +2,13 @@
 
 The build_leaderboard.py planned by aggregated_metrics.md §7: it consumes
 metrics_per_subject.csv and applies the ordering and presentation rules
-(ro_metrics.formulas.ranking). Every number is the text of the published CSVs, so the
-leaderboard cannot disagree with them. Eligible rows come first by Q_final descending,
-rows whose published (4-decimal) Q_final is equal sharing a rank (1, 2, 2, 4) and
-ordered by subject_id, subject_version; Disqualified rows follow, unranked, in the same
-order (§3.6: disqualification is per subject_version, metrics stay visible).
+(ro_metrics.formulas.ranking); the provider comes from the registry, the critical
+fails shown under each Disqualified row from critical_fails.csv. Every number is the
+text of the published CSVs, so the leaderboard cannot disagree with them. Eligible rows
+come first by Q_final descending, rows whose published (4-decimal) Q_final is equal
+sharing a rank (1, 2, 2, 4) and ordered by subject_id, subject_version; Disqualified
+rows follow, unranked, in the same order (§3.6: disqualification is per
+subject_version, metrics stay visible).
 """
 
 import hashlib
@@ -19,6 +21,7 @@ from ro_metrics.contracts.records import (
     write_leaderboard_summary,
 )
 from ro_metrics.contracts.tables import (
+    CRITICAL_FAIL_COLUMNS,
     FAMILY_COLUMNS,
     LEADERBOARD_COLUMNS,
     SUBJECT_COLUMNS,
@@ -53,7 +56,12 @@ def main(smk) -> None:
     uncertainty = read_uncertainty(smk.input.uncertainty)
     ordered = with_rank_intervals(ranked(subjects), uncertainty)
     version = smk.params.benchmark_version
-    write_csv(smk.output.csv, LEADERBOARD_COLUMNS, leaderboard_rows(ordered, tracks, version))
+    providers = {subject_id: entry["provider"] for subject_id, entry in verdict.subjects.items()}
+    write_csv(
+        smk.output.csv,
+        LEADERBOARD_COLUMNS,
+        leaderboard_rows(ordered, tracks, providers, version),
+    )
 
     last_update = newest_timestamp(column(per_run, "scoring_timestamp_utc"))
     snapshot_date = smk.params.snapshot_date or last_update[:10]
@@ -82,6 +90,7 @@ def main(smk) -> None:
         registry=verdict.subjects,
         diagrams=diagrams,
         snapshots=earlier_snapshots(smk.input.history, snapshot_date),
+        critical_fails=read_table(smk.input.critical_fails, CRITICAL_FAIL_COLUMNS),
     )
     write_bytes_atomic(smk.output.html, page.encode("utf-8"))
     # What publish records in metadata.json (the snapshot rule dates a snapshot by it).

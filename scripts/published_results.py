@@ -1,10 +1,10 @@
 """Rule publish: the results folder, once every step has succeeded.
 
 Writes coverage.csv and metadata.json from the cross-check's verdict and copies the
-staged CSVs of steps 2-4, uncertainty.csv and the leaderboard (CSV and page). Each file
-is replaced atomically (written beside it, then renamed), so a reader or a killed run
-never sees a half-written file, and results/ changes only after the whole set was
-computed.
+staged CSVs of steps 2-4, uncertainty.csv, critical_fails.csv and the leaderboard (CSV
+and page). Each file is replaced atomically (written beside it, then renamed), so a
+reader or a killed run never sees a half-written file, and results/ changes only after
+the whole set was computed.
 """
 
 from pathlib import Path
@@ -25,6 +25,7 @@ def main(smk) -> None:
     remove_stale_staging(Path(smk.output.metadata).parent, [Path(f).name for f in smk.output])
     verdict = read_verdict(smk.input.verdict)
     copied = ["per_run", "metrics_per_subject", "metrics_per_family", "uncertainty"]
+    copied.append("critical_fails")
     for name in [*copied, "leaderboard_csv", "leaderboard_html"]:
         write_bytes_atomic(smk.output[name], Path(smk.input[name]).read_bytes())
     write_csv(smk.output.coverage, COVERAGE_COLUMNS, verdict.coverage)

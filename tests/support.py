@@ -32,6 +32,7 @@ PUBLISHED = [
     "metrics_per_family.csv",
     "coverage.csv",
     "uncertainty.csv",
+    "critical_fails.csv",
     "leaderboard.csv",
     "leaderboard.html",
     "metadata.json",
@@ -91,9 +92,9 @@ _PLANNED_JOB = re.compile(r"^(?:local)?rule (\w+):\n(?:    .*\n)*?    wildcards:
 _JOB_STATS_ROW = re.compile(r"^(\w+)\s+(\d+)$", re.M)
 
 
-def planned_jobs(workdir: Path, **config) -> dict[str, int]:
+def planned_jobs(workdir: Path, *targets: str, **config) -> dict[str, int]:
     """Rule name → number of jobs in a dry run's plan (empty if nothing to do)."""
-    run = run_workflow(workdir, "--dry-run", **config)
+    run = run_workflow(workdir, "--dry-run", *targets, **config)
     assert run.returncode == 0, run.output
     if "Nothing to be done" in run.output:
         return {}
@@ -101,8 +102,8 @@ def planned_jobs(workdir: Path, **config) -> dict[str, int]:
     return {rule: int(count) for rule, count in _JOB_STATS_ROW.findall(stats) if rule != "total"}
 
 
-def planned_wildcards(workdir: Path, rule: str, **config) -> list[str]:
-    run = run_workflow(workdir, "--dry-run", **config)
+def planned_wildcards(workdir: Path, rule: str, *targets: str, **config) -> list[str]:
+    run = run_workflow(workdir, "--dry-run", *targets, **config)
     return sorted(w for name, w in _PLANNED_JOB.findall(run.output) if name == rule)
 
 

@@ -9,10 +9,14 @@ peak memory (summed RSS of the whole process tree, sampled) of:
 - cold: a full run with no .snakemake/ and no cache;
 - noop: the same run again, nothing changed;
 - one_scoring: a rerun after adding one scoring to one subject;
-- one_gold: a rerun after changing one gold.
+- one_gold: a rerun after changing one gold;
+- site_cold: `snakemake site` once the results are up to date, with no site yet (the
+  site's own cost: every subject-version page, case page and the index);
+- site_one_scoring: `snakemake site` after adding one scoring to an up-to-date site;
+  what the site adds to the rerun is this minus one_scoring (row site_added).
 
 Medians go to a Markdown table (docs/benchmarks.md) and a CSV, with each scenario's
-ratio to the floor and the target it must meet.
+ratio to the floor and the target it must meet, and the size of the site built.
 
     python scripts/tools/bench.py                  # sizes S, M, L, 3 repetitions
     python scripts/tools/bench.py --quick --out-dir /tmp/bench   # size S, 1 repetition
@@ -42,9 +46,17 @@ from make_demo_corpus import SIZES, make_corpus
 REPO = Path(__file__).resolve().parents[2]
 
 WORKFLOW_PARTS = ["Snakefile", "workflow", "scripts", "config", "system", "profiles"]
-SCENARIOS = ["floor", "cold", "noop", "one_scoring", "one_gold"]
-# Targets of issue 3, as a ratio of the floor measured in the same run.
-TARGETS = {"cold": 2.5, "noop": 0.6, "one_scoring": 1.0, "one_gold": 1.5}
+SCENARIOS = ["floor", "cold", "site_cold", "noop", "one_scoring", "site_one_scoring", "one_gold"]
+# Targets of issues 3 and 11, as a ratio of the floor measured in the same run;
+# site_added = site_one_scoring - one_scoring (what the site adds to that rerun).
+TARGETS = {
+    "cold": 2.5,
+    "noop": 0.6,
+    "one_scoring": 1.0,
+    "one_gold": 1.5,
+    "site_cold": 1.0,
+    "site_added": 0.3,
+}
 MEMORY_TARGET_MIB = 1024
 TARGET_SIZE = "L"
 SAMPLE_SECONDS = 0.02
@@ -111,11 +123,12 @@ class Bench:
         self.golds = sorted((self.corpus / "golds/v1.0").glob("*_gold.md"))
         self.edits = 0
 
-    def snakemake(self) -> list[str]:
+    def snakemake(self, *targets: str) -> list[str]:
         return [
             str(Path(sys.executable).parent / "snakemake"),
             "--cores",
             str(self.cores),
+            *targets,
             "--config",
             f"corpus={self.corpus}",
             "results=results",
@@ -125,14 +138,24 @@ class Bench:
         if scenario == "floor":
             wall, peak, _ = measure([sys.executable, "-c", FLOOR_CODE, str(self.corpus)], REPO)
             return wall, peak
+        targets = []
         if scenario == "cold":
-            for folder in (".snakemake", ".cache", "results"):
+            for folder in (".snakemake", ".cache", "results", "site"):
                 shutil.rmtree(self.workdir / folder, ignore_errors=True)
+        elif scenario == "site_cold":
+            shutil.rmtree(self.workdir / "site", ignore_errors=True)
+            for folder in self.workdir.glob(".cache/*/site"):
+                shutil.rmtree(folder)
+            targets = ["site"]
         elif scenario == "one_scoring":
             self._add_scoring()
+        elif scenario == "site_one_scoring":
+            measure(self.snakemake("site"), self.workdir)  # the site up to date first
+            self._add_scoring()
+            targets = ["site"]
         elif scenario == "one_gold":
             self._change_gold()
-        wall, peak, output = measure(self.snakemake(), self.workdir)
+        wall, peak, output = measure(self.snakemake(*targets), self.workdir)
         if scenario == "noop" and "Nothing to be done" not in output:
             raise RuntimeError(f"the no-op rerun ran jobs:\n{output[-3000:]}")
         return wall, peak
@@ -177,8 +200,16 @@ def run_size(scratch: Path, size: str, cores: int, repeat: int, log) -> list[dic
             samples[scenario].append((wall, peak))
             log(f"size {size} #{repetition} {scenario}: {wall:.2f} s, {peak:.0f} MiB")
     floor = statistics.median(wall for wall, _ in samples["floor"])
+    # What the site adds to a rerun after one added scoring, repetition by repetition.
+    samples["site_added"] = [
+        (site - plain, max(site_peak, plain_peak))
+        for (site, site_peak), (plain, plain_peak) in zip(
+            samples["site_one_scoring"], samples["one_scoring"], strict=True
+        )
+    ]
+    site_files = [path for path in (bench.workdir / "site").rglob("*") if path.is_file()]
     rows = []
-    for scenario in SCENARIOS:
+    for scenario in [*SCENARIOS, "site_added"]:
         walls = [wall for wall, _ in samples[scenario]]
         median = statistics.median(walls)
         ratio = median / floor
@@ -198,6 +229,8 @@ def run_size(scratch: Path, size: str, cores: int, repeat: int, log) -> list[dic
                 "target_ratio": "" if target is None else target,
                 "peak_rss_mib": round(peak),
                 "met": _met(size, target, ratio, peak),
+                "site_files": len(site_files),
+                "site_mib": round(sum(path.stat().st_size for path in site_files) / 2**20, 1),
             }
         )
     return rows
@@ -223,7 +256,11 @@ def markdown(rows: list[dict], machine: dict) -> str:
         "Scenarios: **floor** = one process that only reads and json-parses every file "
         "once; **cold** = full run without `.snakemake/` or cache; **noop** = rerun with "
         "no change; **one_scoring** = rerun after adding one scoring to one subject; "
-        "**one_gold** = rerun after changing one gold. Ratios are to the floor of the "
+        "**one_gold** = rerun after changing one gold; **site_cold** = `snakemake site` "
+        "with the results up to date and no site yet (every page from scratch); "
+        "**site_one_scoring** = `snakemake site` after adding one scoring to an "
+        "up-to-date site; **site_added** = site_one_scoring − one_scoring, what the "
+        "site adds to that rerun. Ratios are to the floor of the "
         f"same size; targets apply at size L, with peak RSS ≤ {MEMORY_TARGET_MIB} MiB. "
         "Where a target is not met, [performance.md](performance.md) gives the profile "
         "and where the time goes.",
@@ -239,6 +276,11 @@ def markdown(rows: list[dict], machine: dict) -> str:
             f"| {row['min_s']:.2f}-{row['max_s']:.2f} | {row['ratio_to_floor']:.2f} "
             f"| {target} | {row['peak_rss_mib']} | {row['met']} |"
         )
+    lines += ["", "Size of the site (`site/`) after the last scenario:", ""]
+    lines += ["| size | pages | MiB |", "|---|---:|---:|"]
+    for row in rows:
+        if row["scenario"] == "floor":
+            lines.append(f"| {row['size']} | {row['site_files']:,} | {row['site_mib']} |")
     return "\n".join(lines) + "\n"
 
 

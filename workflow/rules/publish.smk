@@ -6,6 +6,7 @@ rule publish:
         metrics_per_subject=rules.metrics_per_subject.output[0],
         metrics_per_family=rules.metrics_per_family.output[0],
         uncertainty=rules.uncertainty.output[0],
+        critical_fails=rules.critical_fails.output[0],
         uncertainty_methods=f"{workflow.basedir}/system/rubric/{VERSION}/uncertainty_methods.md",
         leaderboard_csv=rules.build_leaderboard.output.csv,
         leaderboard_html=rules.build_leaderboard.output.html,
@@ -42,6 +43,11 @@ rule publish:
             update(f"{RESULTS}/uncertainty.csv"),
             caption="../report/uncertainty.rst",
             category="Metrics",
+        ),
+        critical_fails=report(
+            update(f"{RESULTS}/critical_fails.csv"),
+            caption="../report/critical_fails.rst",
+            category="Leaderboard",
         ),
         leaderboard_csv=report(
             update(f"{RESULTS}/leaderboard.csv"),

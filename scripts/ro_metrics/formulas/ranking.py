@@ -57,8 +57,9 @@ def tie_groups(rows) -> list[int | None]:
     return groups
 
 
-def leaderboard_rows(ordered, tracks, benchmark_version: str) -> list[list]:
-    """The rows of leaderboard.csv: the ranked rows' published texts, track and version."""
+def leaderboard_rows(ordered, tracks, providers, benchmark_version: str) -> list[list]:
+    """The rows of leaderboard.csv: the ranked rows' published texts, the registry's
+    provider, the track and the benchmark version."""
     return [
         [
             row["rank"],
@@ -66,8 +67,9 @@ def leaderboard_rows(ordered, tracks, benchmark_version: str) -> list[list]:
             row["rank_high"],
             row["subject_id"],
             row["subject_version"],
+            providers[row["subject_id"]],
             tracks[(row["subject_id"], row["subject_version"])],
-            *(row[name] for name in LEADERBOARD_COLUMNS[6:-1]),
+            *(row[name] for name in LEADERBOARD_COLUMNS[7:-1]),
             benchmark_version,
         ]
         for row in ordered
