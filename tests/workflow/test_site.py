@@ -234,19 +234,16 @@ def test_case_pages_and_matrix_agree_with_per_run(site, results):
         page = (site / case_page(case_id)).read_text("utf-8")
         body = page.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
         shown = re.findall(
-            r'<td class="run" data-value="([^"]+)">.*?<td data-value="([^"]+)">.*?'
-            r'<td class="num" data-value="(\d+)">\d+</td><td class="num" data-value="(\d+)">',
+            r'<td class="name"><a href="[^"]+">([^<]+)</a><span class="ci">([^<]+)</span></td>'
+            r'<td class="run">([^<]+)<span class="ci">reviewer ([^<]+)</span></td>'
+            r'<td><span class="cls [a-z]+">([^<]+)</span></td>'
+            r'<td class="num">(\d+)</td><td class="num">(\d+)</td>',
             body,
         )
-        expected = sorted(
-            (r["run_id"], "F!" if r["has_critical_fail"] == "True" else letter[r["classification"]],
-             r["raw_score"], r["clipped_score"], r["subject_id"], r["subject_version"])
-            for r in rows
-        )  # fmt: skip
         order = sorted(rows, key=lambda r: (r["subject_id"], r["subject_version"], r["run_id"]))
         assert shown == [
-            (r["run_id"], next(e[1] for e in expected if e[0] == r["run_id"]
-                               and e[4:] == (r["subject_id"], r["subject_version"])),
+            (r["subject_id"], r["subject_version"], r["run_id"], r["reviewer_id"],
+             r["classification"] + " (critical fail)" * (r["has_critical_fail"] == "True"),
              r["raw_score"], r["clipped_score"])
             for r in order
         ]  # fmt: skip

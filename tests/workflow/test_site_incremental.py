@@ -141,3 +141,20 @@ def test_a_version_without_scorings_any_more_loses_its_page(built):
     assert "expert-rules-ro" not in (site / "index.html").read_text("utf-8")
     assert (site / "CNAME").read_text() == "bench.example.org\n"
     assert os.path.isfile(site / "index.html")
+
+
+def test_a_corpus_problem_leaves_the_site_as_it_was(built):
+    workdir, corpus, config = built
+    site = workdir / "site"
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    stamps = state(site)
+    add_scoring(corpus)  # a change the site would show...
+    bad = corpus / "responses/v1.0/atlas-7b/RO-NOWE-005__run-2026-05-12-001.json"
+    bad.write_text(bad.read_text("utf-8").replace('"confidence": ', '"confidence": 1'), "utf-8")
+    run = run_workflow(workdir, "site", **config)
+    assert run.returncode != 0
+    assert "RO-NOWE-005__run-2026-05-12-001.json: confidence" in run.output
+    assert "Traceback" not in run.output
+    # ...but the corpus has a problem: no page was written.
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+    assert state(site) == stamps
