@@ -1,8 +1,9 @@
 """The pages of the static site: the index, one page per subject version, one per case.
 
 - index.html: the leaderboard (the ranking, each Disqualified row with its critical
-  fails, the "Disqualified subject versions" section) and a case × subject-version
-  matrix of classifications (colour and letter), each cell linking to the runs;
+  fails, the "Disqualified subject versions" section) and the matrix of
+  classifications (colour and letter) of every subject version (a row each, in
+  leaderboard order) on every case (a column each), each cell linking to the runs;
 - versions/<subject_id>/<version>.html: every scored run of the version, case by
   case: the response's public fields and confidence, the six criterion scores with
   their public justifications, raw and clipped score, floor and ceiling,
