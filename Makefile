@@ -44,7 +44,7 @@ bench: $(VENV)/.installed
 	$(VENV)/bin/python scripts/tools/bench.py
 
 dag: $(VENV)/.installed
-	$(VENV)/bin/snakemake --rulegraph | dot -Tsvg > docs/rulegraph.svg
+	$(VENV)/bin/snakemake all site --rulegraph | dot -Tsvg > docs/rulegraph.svg
 
 clean-cache:
 	rm -rf .cache .snakemake

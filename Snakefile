@@ -16,6 +16,7 @@ include: "workflow/rules/uncertainty.smk"
 include: "workflow/rules/leaderboard.smk"
 include: "workflow/rules/changes.smk"
 include: "workflow/rules/publish.smk"
+include: "workflow/rules/site.smk"
 include: "workflow/rules/snapshot.smk"
 include: "workflow/rules/verify.smk"
 
@@ -31,9 +32,12 @@ if config["local_aggregates"]:
         metrics_per_subject,
         metrics_per_family,
         uncertainty,
+        critical_fails,
         build_leaderboard,
         changes,
         publish,
+        case_pages_and_index,
+        site,
         leaderboard,
         snapshot,
         verify,
@@ -51,3 +55,10 @@ rule leaderboard:
     input:
         rules.publish.output.leaderboard_csv,
         rules.publish.output.leaderboard_html,
+
+
+# `snakemake --cores 4 site`: the static site (config `site`, default site/), with
+# the published results it is built from.
+rule site:
+    input:
+        rules.case_pages_and_index.output.manifest,

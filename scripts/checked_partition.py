@@ -1,14 +1,22 @@
 """Step 1a (rule load_partition): the checked responses and scorings of one partition.
 
 Writes the partition's summary (records.PartitionSummary), its scored runs
-(records.ScoredRun) and the job's own file cache, so that the next run re-reads only
-the files whose size or timestamps changed (ro_metrics.corpus.partition).
+(records.ScoredRun), the public fields of each scored run by subject version
+(records.PublishedVersion, for the site), each critical fail with its response's
+public fields (records.CriticalFail, for critical_fails.csv) and the job's own file
+cache, so that the next run re-reads only the files whose size or timestamps changed
+(ro_metrics.corpus.partition).
 """
 
 from pathlib import Path
 
 from ro_metrics.contracts.files import read_json, step_logger, tell, write_json
-from ro_metrics.contracts.records import write_partition_summary, write_scored_runs
+from ro_metrics.contracts.records import (
+    write_critical_fails,
+    write_partition_summary,
+    write_published_versions,
+    write_scored_runs,
+)
 from ro_metrics.corpus.layout import read_manifest
 from ro_metrics.corpus.partition import FileChecker, check_files, fingerprint, partition_summary
 
@@ -35,9 +43,12 @@ def main(smk) -> None:
     )
     entries = read_manifest(smk.input.manifest)
     files, read = check_files(entries, checker, cache)
-    summary, scored_runs = partition_summary(partition, files, smk.params.benchmark_version)
+    loaded = partition_summary(partition, files, smk.params.benchmark_version)
+    summary = loaded.summary
     write_json(smk.output.files, {"fingerprint": current, "files": files})
-    write_scored_runs(smk.output.runs, scored_runs)
+    write_scored_runs(smk.output.runs, loaded.scored_runs)
+    write_published_versions(smk.output.published, loaded.published_versions)
+    write_critical_fails(smk.output.critical_fails, loaded.critical_fails)
     write_partition_summary(smk.output.summary, summary)
     message = (
         f"partition {partition}: {len(entries):,} entries checked, {read:,} read "

@@ -9,9 +9,10 @@ rows whose published (4-decimal) Q_final is equal sharing a rank (1, 2, 2, 4) an
 ordered by subject_id, subject_version; Disqualified rows follow, unranked, in the same
 order (§3.6: disqualification is per subject_version, metrics stay visible).
 
-The pages and the Markdown show the operational table of operational_per_subject.csv
-beside the ranking when the corpus has telemetry (the verdict says so), and list the
-case and run of each critical fail of a disqualified version (from the per-run table).
+The provider comes from the registry; the critical fails shown under each Disqualified
+row, with their evidence, from critical_fails.csv. The pages and the Markdown show the
+operational table of operational_per_subject.csv beside the ranking when the corpus has
+telemetry (the verdict says so).
 """
 
 import hashlib
@@ -24,6 +25,7 @@ from ro_metrics.contracts.records import (
     write_leaderboard_summary,
 )
 from ro_metrics.contracts.tables import (
+    CRITICAL_FAIL_COLUMNS,
     FAMILY_COLUMNS,
     LEADERBOARD_COLUMNS,
     OPERATIONAL_SUBJECT_COLUMNS,
@@ -37,7 +39,6 @@ from ro_metrics.contracts.tables import (
 from ro_metrics.contracts.vocabulary import newest_timestamp
 from ro_metrics.formulas.aggregates import calibration_of_subjects
 from ro_metrics.formulas.ranking import (
-    critical_fail_evidence,
     leaderboard_rows,
     ranked,
     tie_groups,
@@ -68,7 +69,12 @@ def main(smk) -> None:
     uncertainty = read_uncertainty(smk.input.uncertainty)
     ordered = with_rank_intervals(ranked(subjects), uncertainty)
     version = smk.params.benchmark_version
-    write_csv(smk.output.csv, LEADERBOARD_COLUMNS, leaderboard_rows(ordered, tracks, version))
+    providers = {subject_id: entry["provider"] for subject_id, entry in verdict.subjects.items()}
+    write_csv(
+        smk.output.csv,
+        LEADERBOARD_COLUMNS,
+        leaderboard_rows(ordered, tracks, providers, version),
+    )
 
     last_update = newest_timestamp(column(per_run, "scoring_timestamp_utc"))
     snapshot_date = smk.params.snapshot_date or last_update[:10]
@@ -87,6 +93,7 @@ def main(smk) -> None:
         "uncertainty": uncertainty,
         "tracks": tracks,
         "operational": operational,
+        "critical_fails": read_table(smk.input.critical_fails, CRITICAL_FAIL_COLUMNS),
     }
     used = set()
     for code, output in ((ENGLISH, smk.output.html), (SPANISH, smk.output.html_es)):
@@ -114,7 +121,6 @@ def main(smk) -> None:
     markdown = render_markdown(
         **common,
         registry=verdict.subjects,
-        evidence=critical_fail_evidence(per_run),
         t=language(ENGLISH),
     )
     write_bytes_atomic(smk.output.markdown, markdown.encode("utf-8"))

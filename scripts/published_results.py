@@ -1,10 +1,10 @@
 """Rule publish: the results folder, once every step has succeeded.
 
 Writes coverage.csv and metadata.json from the cross-check's verdict and copies the
-staged CSVs of steps 2-4, criterion_scores.csv, input_files.csv, uncertainty.csv, the
-changes report and the leaderboard (CSV, Markdown, and the page in English and in
-Spanish, the English one with the changes section put in). Each file is replaced
-atomically (written beside it, then renamed), so a reader or a killed run never sees a
+staged CSVs of steps 2-4, criterion_scores.csv, input_files.csv, uncertainty.csv,
+critical_fails.csv, the changes report and the leaderboard (CSV, Markdown, and the page
+in English and in Spanish, the English one with the changes section put in). Each file
+is replaced atomically (written beside it, then renamed), so a reader or a killed run never sees a
 half-written file, and results/ changes only after the whole set was computed.
 
 operational_per_subject.csv and operational_per_family.csv are published only when the
@@ -37,8 +37,8 @@ def main(smk) -> None:
     remove_stale_staging(Path(smk.output.metadata).parent, names)
     verdict = read_verdict(smk.input.verdict)
     copied = ["per_run", "metrics_per_subject", "metrics_per_family", "uncertainty"]
-    copied += ["criterion_scores", "input_files", "changes_csv", "changes_md", "leaderboard_csv"]
-    copied += ["leaderboard_es_html", "leaderboard_md"]
+    copied += ["criterion_scores", "input_files", "critical_fails", "changes_csv", "changes_md"]
+    copied += ["leaderboard_csv", "leaderboard_es_html", "leaderboard_md"]
     for name in copied:
         write_bytes_atomic(smk.output[name], Path(smk.input[name]).read_bytes())
     # The changes step runs beside the leaderboard's: its section joins the page here.

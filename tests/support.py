@@ -56,6 +56,7 @@ PUBLISHED = [
     "input_files.csv",
     "changes.csv",
     "changes.md",
+    "critical_fails.csv",
     "leaderboard.csv",
     "leaderboard.html",
     "leaderboard.es.html",
@@ -240,19 +241,19 @@ class Plan:
         return sorted(w for name, w in _PLANNED_JOB.findall(self.output) if name == rule)
 
 
-def plan(workdir: Path, **config) -> Plan:
-    run = run_workflow(workdir, "--dry-run", **config)
+def plan(workdir: Path, *targets: str, **config) -> Plan:
+    run = run_workflow(workdir, "--dry-run", *targets, **config)
     assert run.returncode == 0, run.output
     return Plan(run.output)
 
 
-def planned_jobs(workdir: Path, **config) -> dict[str, int]:
+def planned_jobs(workdir: Path, *targets: str, **config) -> dict[str, int]:
     """Rule name → number of jobs in a dry run's plan (empty if nothing to do)."""
-    return plan(workdir, **config).jobs()
+    return plan(workdir, *targets, **config).jobs()
 
 
-def planned_wildcards(workdir: Path, rule: str, **config) -> list[str]:
-    return plan(workdir, **config).wildcards(rule)
+def planned_wildcards(workdir: Path, rule: str, *targets: str, **config) -> list[str]:
+    return plan(workdir, *targets, **config).wildcards(rule)
 
 
 def tree_digest(root: Path) -> dict[str, str]:

@@ -391,20 +391,35 @@ def draw_confidence(rng: random.Random, conf: Confidence, c: float) -> int:
     return int(x)
 
 
-def _fail_objects(keys: tuple[str, ...], case_id: str) -> list[dict]:
-    """Scoring fail entries: "case" = the gold's case-specific fail, else a GEN-NN key."""
+def _fail_objects(
+    keys: tuple[str, ...], case_id: str, justifications: tuple[str, ...] = ()
+) -> list[dict]:
+    """Scoring fail entries: "case" = the gold's case-specific fail, else a GEN-NN key.
+
+    The reviewer's justification is the given one (same position as its key), else a
+    stock sentence. Never the gold's text: a reviewer's justification is public, the
+    gold is not (the `reference` does restate the gold's rule, as real scorings do).
+    """
     out = []
-    for key in keys:
+    for index, key in enumerate(keys):
         if key == "case":
             fail = FAMILY_TEXT[family_of(case_id)]["case_specific_fail"]
             kind, ref = "case_specific", fail["description"]
-            just = f"Match: {fail['justification']}"
+            just = "Matches the case-specific fail of the gold."
         else:
             fail = GENERIC_FAILS[key]
             kind, ref = "generic", fail["reference"]
             just = "Triggered per the generic rubric."
+        if index < len(justifications):
+            just = justifications[index]
         out.append(dict(type=kind, reference=ref, severity=fail["severity"], justification=just))
     return out
+
+
+def _quoting_justification(answer: dict) -> str:
+    """A scaled corpus' critical fail: the reviewer quotes the start of the action."""
+    words = answer["recommended_action"].split()[:8]
+    return f"The answer says '{' '.join(words)}': an irreversible step for the membranes."
 
 
 # --------------------------------------------------------------------------
@@ -440,6 +455,7 @@ class Placement:
     unscored: bool = False
     action: str | None = None
     long_justification: str | None = None
+    fail_justifications: tuple[str, ...] = ()  # the reviewer's, in the order of fails
 
 
 def _demo_version(profile: dict) -> DemoVersion:
@@ -457,6 +473,7 @@ def _load_placements() -> dict[tuple[str, str, int], Placement]:
             if "scores" in fields:
                 fields["scores"] = tuple(fields["scores"])
             fields["fails"] = tuple(fields.get("fails", ()))
+            fields["fail_justifications"] = tuple(fields.get("fail_justifications", ()))
             out[(group["subject_version"], run["case_id"], run["run"])] = Placement(**fields)
     return out
 
@@ -722,7 +739,7 @@ def _make_demo(root: Path, seed: int) -> dict:
                     timestamp=_iso(t_score),
                     scores=scores,
                     correctness=correctness,
-                    fails=_fail_objects(pl.fails, case_id),
+                    fails=_fail_objects(pl.fails, case_id, pl.fail_justifications),
                     rng=rng,
                     long_justification=pl.long_justification,
                 )
@@ -825,6 +842,8 @@ def _make_scaled(root: Path, seed: int, size: str, n_subj: int, n_cases: int, n_
                 if u < p_critical:
                     fails = case_fail.get(case_id, gen_crit)
                     fails = fails if fails[0]["severity"] == "critical" else gen_crit
+                    if fails[0]["type"] == "case_specific":
+                        fails = [{**fails[0], "justification": _quoting_justification(resp)}]
                 elif u < p_critical + 0.03:
                     fails = gen_rec
                 else:

@@ -145,6 +145,7 @@ def test_committed_leaderboard_agrees_with_metrics_per_subject():
     assert len(board) == len(metrics)
     by_key = {(m["subject_id"], m["subject_version"]): m for m in metrics}
     registry = yaml.safe_load((DEMO_CORPUS / "subjects/registry.yaml").read_text("utf-8"))
+    providers = {s["subject_id"]: s["provider"] for s in registry["subjects"]}
     policy = {
         (s["subject_id"], v["subject_version"]): v.get("sampling_policy", {}).get("kind")
         for s in registry["subjects"]
@@ -158,9 +159,10 @@ def test_committed_leaderboard_agrees_with_metrics_per_subject():
     eligible_q = [float(m["q_final"]) for m in metrics if m["leaderboard_status"] == "Eligible"]
     for row in board:
         source = by_key[(row["subject_id"], row["subject_version"])]
-        for name in LEADERBOARD_COLUMNS[6:-1]:
+        for name in LEADERBOARD_COLUMNS[7:-1]:
             assert row[name] == source[name], (row, name)
         assert row["track"] == policy[(row["subject_id"], row["subject_version"])]
+        assert row["provider"] == providers[row["subject_id"]]
         assert row["benchmark_version"] == "v1.0"
         if row["leaderboard_status"] == "Eligible":
             better = sum(q > float(row["q_final"]) for q in eligible_q)
@@ -184,6 +186,9 @@ def page_with(description: str, version: str) -> str:
         "brier": "0.25",
         "ece": "0.1",
         "n_runs": "1",
+        "n_pass": "0",
+        "n_conditional": "1",
+        "n_fail": "0",
     }
     family = {
         "subject_id": "atlas",
@@ -208,6 +213,7 @@ def page_with(description: str, version: str) -> str:
         registry={"atlas": {"kind": "llm", "provider": "<b>P</b>", "description": description}},
         diagrams={("atlas", version): ("<svg></svg>", [(9, 1, Fraction(4, 5), Fraction(1))])},
         snapshots=["2026-04-30"],
+        critical_fails=[],
     )
 
 
@@ -227,9 +233,10 @@ def test_registry_and_corpus_text_is_escaped(probe):
     assert "&lt;b&gt;P&lt;/b&gt;" in page
 
 
-def test_page_shows_version_next_to_scores_and_links_earlier_snapshots():
+def test_page_states_the_version_once_and_links_earlier_snapshots():
     page = page_with(description="d", version="a1")
-    assert '0.5 <span class="version">[v1.0]</span>' in page
+    assert "[v1.0]" not in page
+    assert "Benchmark version <strong>v1.0</strong> (every number on this page is of v1.0)" in page
     assert 'href="historico/2026-04-30/leaderboard.html"' in page
     assert '<time datetime="2026-05-13T10:38:10Z">' in page
     assert "http://" not in page.replace('xmlns="http://www.w3.org/2000/svg"', "")
@@ -242,9 +249,9 @@ def test_committed_page_shows_intervals_and_tie_groups():
     board = read_csv(COMMITTED_RESULTS / "leaderboard.csv")
     for row in uncertainty:
         if row["metric"] in {"q_final", "pass_rate"}:
-            assert f"95 % CI {row['ci_low']}–{row['ci_high']}" in page, row
+            assert f'95 % CI <span class="nowrap">{row["ci_low"]}–{row["ci_high"]}<' in page, row
         if row["metric"] == "critical_fail_rate":
-            assert f"rate ≤ {row['ci_high']} (95 %)" in page, row
+            assert f'rate <span class="nowrap">≤ {row["ci_high"]}</span> (95 %)' in page, row
     # Groups by hand from the committed rank intervals: (1-2, 1-2) then (3-4, 3-4).
     ranked_rows = [row for row in board if row["rank"]]
     assert [(r["rank_low"], r["rank_high"]) for r in ranked_rows] == [
@@ -253,5 +260,9 @@ def test_committed_page_shows_intervals_and_tie_groups():
         ("3", "4"),
         ("3", "4"),
     ]
-    labels = re.findall(r"95 % (\d+)–(\d+)</span><span class=\"group-label\">tie group (\d+)", page)
+    labels = re.findall(
+        r"95 % <span class=\"nowrap\">(\d+)–(\d+)</span></span>"
+        r"<span class=\"group-label\">tie group (\d+)",
+        page,
+    )
     assert labels == [("1", "2", "1"), ("1", "2", "1"), ("3", "4", "2"), ("3", "4", "2")]

@@ -4,9 +4,10 @@ What is proved, each value derived independently from the published CSVs:
 
 - the committed results/leaderboard.html, after its script ran, shows the ranking of
   results/leaderboard.csv row for row (order, rank or "—", subject, version, track,
-  status badge and critical-fail count, every score as `<csv value> [v1.0]`, the sort
-  values), links each row to its subject section, draws one SVG diagram per subject
-  section, and shows as "Last update" the newest scoring_timestamp_utc of per_run.csv;
+  provider, status badge and critical-fail count, every score and count as its CSV
+  value, the benchmark version once in the header, the sort values), links each row to
+  its subject section, draws one SVG diagram per subject section, and shows as "Last
+  update" the newest scoring_timestamp_utc of per_run.csv;
 - the page loads nothing from the network (no http(s) URL in a src/href, no <link>);
 - it renders to a non-blank screenshot (also copied to /tmp/leaderboard-screenshot.png
   for a human to look at);
@@ -55,6 +56,10 @@ COLUMNS = {
     "Subject · version": "subject_id",
     "Version": "subject_version",
     "Track": "track",
+    "Provider": "provider",
+    "Pass": "n_pass",
+    "Cond.": "n_conditional",
+    "Fail": "n_fail",
     "Status": "leaderboard_status",
     "Qfinal": "q_final",
     "Pass rate": "pass_rate",
@@ -66,7 +71,7 @@ COLUMNS = {
 }
 SCORES = ["q_final", "pass_rate", "mean_clipped_score", "brier", "ece"]
 REQUIRED = {"rank", "subject_id", "track", "leaderboard_status", *SCORES, "n_runs",
-            "n_critical_fails"}  # fmt: skip
+            "n_critical_fails", "provider", "n_pass", "n_conditional", "n_fail"}  # fmt: skip
 
 
 # --- The page's parts ------------------------------------------------------------------
@@ -81,7 +86,8 @@ def ranking(dom: Element) -> tuple[list[Element], list[Element]]:
     labels = [th.text() for th in headers]
     shown = [COLUMNS[label] for label in labels if label in COLUMNS]
     assert len(shown) == len(set(shown)) and set(shown) >= REQUIRED, labels
-    rows = table.one("tbody").element_children("tr")
+    # A Disqualified row is followed by a detail row listing its critical fails.
+    rows = [tr for tr in table.one("tbody").element_children("tr") if "detail" not in tr.classes]
     return headers, rows
 
 
@@ -152,12 +158,13 @@ def test_ranking_table_shows_leaderboard_csv(committed_dom, leaderboard):
         for column in ("rank", "track", "leaderboard_status", *SCORES, "n_runs"):
             assert cells[column].attrs.get("data-value") == expected[column], (column, expected)
         assert cells["n_critical_fails"].attrs.get("data-value") == expected["n_critical_fails"]
-        for column in ("track", "n_runs", "n_critical_fails"):
+        for column in ("track", "provider", "n_runs", "n_pass", "n_conditional", "n_fail"):
             assert cells[column].value_text() == expected[column], (column, expected)
+        assert cells["n_critical_fails"].value_text() == expected["n_critical_fails"]
         assert expected["benchmark_version"] == "v1.0"
         for column in SCORES:
             shown = cells[column].value_text()
-            assert shown == f"{expected[column]} [v1.0]", (column, expected)
+            assert shown == expected[column], (column, expected)
         status = cells["leaderboard_status"]
         disqualified_badges = status.find_all("span", "disqualified")
         if expected["leaderboard_status"] == "Eligible":

@@ -8,7 +8,8 @@ from support import REPO
 
 BENCH = REPO / "scripts" / "tools" / "bench.py"
 
-SCENARIOS = ["floor", "cold", "noop", "one_scoring", "one_gold", "changes_step"]
+SCENARIOS = ["floor", "cold", "site_cold", "noop", "one_scoring", "site_one_scoring", "one_gold"]
+SCENARIOS += ["changes_step", "site_added"]  # site_added = site_one_scoring - one_scoring
 
 
 def test_quick_bench_writes_every_scenario(tmp_path):
@@ -36,9 +37,13 @@ def test_quick_bench_writes_every_scenario(tmp_path):
         assert float(row["min_s"]) <= float(row["median_s"]) <= float(row["max_s"])
         assert 0 < float(row["peak_rss_mib"]) < 1024
         assert row["met"] == ""  # the targets are for size L only
-    for row in rows[1:]:
+    for row in rows[1:-1]:
         # The workflow always costs more than reading the files once.
         assert float(row["median_s"]) > floor
+    added = float(rows[5]["median_s"]) - float(rows[4]["median_s"])
+    assert abs(float(rows[-1]["median_s"]) - added) <= 0.02  # medians of 1 repetition
+    # The site of size S: an index, 12 subject-version pages, 31 case pages.
+    assert {row["site_files"] for row in rows} == {"44"}
     table = (tmp_path / "benchmarks.md").read_text("utf-8")
     assert table.count("\n| S | 758 |") == len(SCENARIOS)
     assert "- cores: " in table and "- date of the run: " in table

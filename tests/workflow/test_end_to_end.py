@@ -70,9 +70,11 @@ def test_headers_are_the_published_contract(two_runs):
         "n_operational_runs,n_responses_without_call,n_calls_without_usage,"
         "n_calls_without_response",
         "uncertainty.csv": "subject_id,subject_version,metric,estimate,ci_low,ci_high,method",
-        "leaderboard.csv": "rank,rank_low,rank_high,subject_id,subject_version,track,"
-        "q_final,pass_rate,mean_clipped_score,brier,ece,n_runs,n_critical_fails,"
-        "leaderboard_status,benchmark_version",
+        "critical_fails.csv": "subject_id,subject_version,case_id,run_id,reviewer_id,"
+        "fail_type,response_field,quote,match,reviewer_justification",
+        "leaderboard.csv": "rank,rank_low,rank_high,subject_id,subject_version,provider,track,"
+        "q_final,pass_rate,mean_clipped_score,brier,ece,n_runs,n_pass,n_conditional,n_fail,"
+        "n_critical_fails,leaderboard_status,benchmark_version",
         "criterion_scores.csv": "subject_id,subject_version,case_id,run_id,reviewer_id,"
         "main_hypothesis,key_signals,alternatives,recommended_action,requested_data,"
         "decision_change_condition",

@@ -4,10 +4,13 @@ Golds are private to the benchmark; only rubric_floor, rubric_ceiling, family an
 case_type may be published (corpus-format.md). This test rewrites a copy of the demo
 corpus so that every other text of every gold (each string of the JSON block, the
 optional author/reviewer ids, the front matter and the prose around the block) holds
-a unique marker, runs everything the workflow can produce — the published files,
-the leaderboard page and its diagrams, a snapshot, `verify`, Snakemake's report —
-and searches every file written (also inside the report's base64-embedded files)
-for the marker.
+a unique marker, runs everything the workflow can produce — the published files
+(critical_fails.csv included), the leaderboard page and its diagrams, the static site,
+a snapshot, `verify`, Snakemake's report — and searches every file written (also
+inside the report's base64-embedded files) for the marker. The scorings are marked
+too: every fail's `reference` (it restates the gold's rule), every
+`justification_long` (premium) and a member the schema leaves open get markers of
+their own, which must reach no output either.
 """
 
 import base64
@@ -18,6 +21,9 @@ import re
 from support import ONE_PARTITION, corpus_copy, run_workflow, workflow_copy
 
 MARKER = "LEAKPROBE-7f3c9a"
+REFERENCE_MARKER = "REFPROBE-2b81d0"
+PREMIUM_MARKER = "PREMIUMPROBE-c4e7a2"
+UNNAMED_MARKER = "UNNAMEDPROBE-95d1f3"
 PUBLIC = {"case_id", "family", "benchmark_version", "case_type"}
 ENUMS = {"severity"}  # values fixed by the schema, not prose
 BLOCK = re.compile(r"(```json[^\n]*\n)(.*?)(\n```)", re.S)
@@ -45,6 +51,16 @@ def mark_gold(text: str) -> str:
     return f"{before}\n{MARKER} opening prose.\n\n{block}{after}"
 
 
+def mark_scoring(document: dict) -> dict:
+    """Markers in the scoring fields no output may show (see the module docstring)."""
+    for fail in document["automatic_fails_triggered"]:
+        fail["reference"] = f"{REFERENCE_MARKER} {fail['reference']}"
+    for criterion in document["criterion_scores"].values():
+        criterion["justification_long"] = f"{PREMIUM_MARKER} " + "an extended justification " * 3
+        criterion["internal_note"] = UNNAMED_MARKER
+    return document
+
+
 def written_files(workdir):
     return [path for path in workdir.rglob("*") if path.is_file() and "corpus" not in path.parts]
 
@@ -66,28 +82,41 @@ def test_a_marked_gold_reaches_no_output_log_cache_snapshot_or_report(tmp_path):
     for gold in golds:
         gold.write_text(mark_gold(gold.read_text("utf-8")), "utf-8")
         assert gold.read_text("utf-8").count(MARKER) > 10
+    scorings = sorted((corpus / "scoring/v1.0").rglob("*.json"))
+    for scoring in scorings:
+        scoring.write_text(json.dumps(mark_scoring(json.loads(scoring.read_text("utf-8")))))
+    # 5 scorings carry automatic fails (7 fails in all, demo/data/demo_placements.json).
+    assert sum(REFERENCE_MARKER in path.read_text("utf-8") for path in scorings) == 5
     workdir = workflow_copy(tmp_path / "workflow")
     config = {"corpus": corpus, "results": workdir / "out"} | ONE_PARTITION
-    for target in ("all", "snapshot", "verify"):
+    for target in ("all", "site", "snapshot", "verify"):
         run = run_workflow(workdir, target, **config)
         assert run.returncode == 0, run.output
-        assert MARKER not in run.output
+        for marker in (MARKER, REFERENCE_MARKER, PREMIUM_MARKER, UNNAMED_MARKER):
+            assert marker not in run.output
     report = run_workflow(workdir, "--report", "report.html", **config)
     assert report.returncode == 0, report.output
 
     files = written_files(workdir)
     names = {path.name for path in files}
     assert {"leaderboard.html", "uncertainty.csv", "report.html", "metadata.json"} <= names
+    assert {"critical_fails.csv", "index.html"} <= names
+    assert sum("site" in path.relative_to(workdir).parts[:1] for path in files) == 36
     assert any("historico" in path.parts for path in files)
     assert any(path.suffix == ".svg" for path in files)
     assert any(path.suffix == ".log" for path in files)
-    needle = MARKER.encode("ascii")
+    needles = [
+        m.encode("ascii") for m in (MARKER, REFERENCE_MARKER, PREMIUM_MARKER, UNNAMED_MARKER)
+    ]
     report_parts = embedded((workdir / "report.html").read_bytes())
     assert any(b"leaderboard" in part for part in report_parts)  # decoding really works
     for path in files:
-        assert needle not in path.read_bytes(), path
+        content = path.read_bytes()
+        for needle in needles:
+            assert needle not in content, (path, needle)
     for part in report_parts:
-        assert needle not in part
+        for needle in needles:
+            assert needle not in part
 
 
 def test_a_broken_gold_is_reported_without_quoting_its_content(tmp_path):

@@ -11,7 +11,7 @@ from ro_metrics.corpus.layout import partition_of
 from support import corpus_copy, plan, planned_jobs, run_workflow, workflow_copy
 
 AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
-AGGREGATES |= {"uncertainty", "build_leaderboard", "changes", "publish", "all"}
+AGGREGATES |= {"uncertainty", "critical_fails", "build_leaderboard", "changes", "publish", "all"}
 UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
 
 
@@ -56,7 +56,9 @@ def test_changed_gold_reruns_only_what_depends_on_golds(ran_once):
     workdir, corpus, config = ran_once
     gold = corpus / "golds/v1.0/RO-SCAL-002_gold.md"
     gold.write_text(gold.read_text("utf-8").replace('"rubric_ceiling": ', '"rubric_ceiling":  '))
-    assert planned_jobs(workdir, **config) == {"load_golds": 1} | dict.fromkeys(AGGREGATES, 1)
+    # critical_fails reads no gold: the evidence is the response's words.
+    expected = {"load_golds": 1} | dict.fromkeys(AGGREGATES - {"critical_fails"}, 1)
+    assert planned_jobs(workdir, **config) == expected
 
 
 def test_new_subject_folder_reruns_one_partition(ran_once):
@@ -114,5 +116,7 @@ def test_editing_a_shared_module_reruns_the_steps_that_import_it(ran_once):
     workdir, _, config = ran_once
     module = workdir / "scripts/ro_metrics/formulas/metrics.py"
     module.write_text(module.read_text("utf-8") + "\n# edited\n", "utf-8")
-    # Steps 2-4 and the leaderboard import the formulas; loading the corpus does not.
-    assert planned_jobs(workdir, **config) == dict.fromkeys(AGGREGATES - {"cross_check"}, 1)
+    # Steps 2-4 and the leaderboard import the formulas; loading the corpus and the
+    # evidence of critical fails do not.
+    expected = dict.fromkeys(AGGREGATES - {"cross_check", "critical_fails"}, 1)
+    assert planned_jobs(workdir, **config) == expected

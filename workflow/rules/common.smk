@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 from ro_metrics.corpus.layout import partition_ids, refresh_manifests
 from ro_metrics.module_graph import script_modules
 from ro_metrics.publishing.snapshot import snapshot_dates
+from ro_metrics.publishing.site_files import drop_outdated_manifests
 from ro_metrics.publishing.stale_lock import record_lock_owner, recover_stale_lock
 
 
@@ -48,6 +49,8 @@ validate_config(config)
 
 CORPUS = str(Path(config["corpus"]).absolute())
 RESULTS = config["results"].rstrip("/")
+# The static site (`snakemake site`); not a published result, never committed.
+SITE = str(Path(config["site"]).absolute())
 VERSION = config["benchmark_version"]
 PARTITIONS = partition_ids(config["partitions"])
 SCHEMAS = f"{workflow.basedir}/system/schemas/{VERSION}"
@@ -89,6 +92,11 @@ if not Path(SCHEMAS).is_dir():
 # Job processes (cluster executors) reuse the manifests the main process wrote.
 if workflow.is_main_process:
     refresh_manifests(Path(CORPUS), VERSION, config["partitions"], Path(MANIFESTS))
+    # A site page deleted or edited by hand: its job must run again to restore it.
+    for message in drop_outdated_manifests(
+        Path(SITE), sorted(Path(f"{CACHE}/site").glob("*.pages.json"))
+    ):
+        print(message, file=sys.stderr)
 
 
 def snapshot_metadata_files(wildcards=None):

@@ -4,6 +4,7 @@ rule build_leaderboard:
         metrics_per_subject=rules.metrics_per_subject.output[0],
         metrics_per_family=rules.metrics_per_family.output[0],
         uncertainty=rules.uncertainty.output[0],
+        critical_fails=rules.critical_fails.output[0],
         per_run=rules.per_run.output.table,
         verdict=rules.cross_check.output.verdict,
         operational=rules.operational.output.per_subject,

@@ -7,6 +7,9 @@ rule load_partition:
     output:
         summary=f"{CACHE}/load/partition-{{partition}}.json",
         runs=f"{CACHE}/load/partition-{{partition}}.runs.json",
+        # Public fields only: of every scored run (the site), of each critical fail.
+        published=f"{CACHE}/load/partition-{{partition}}.published.json",
+        critical_fails=f"{CACHE}/load/partition-{{partition}}.critical.json",
         # The job's own file cache: update() keeps it, so a rerun re-reads only
         # the files whose size or timestamps changed.
         files=update(f"{CACHE}/load/partition-{{partition}}.files.json"),

@@ -11,6 +11,7 @@ rule publish:
         changes_csv=rules.changes.output.csv,
         changes_md=rules.changes.output.md,
         changes_section=rules.changes.output.section,
+        critical_fails=rules.critical_fails.output[0],
         uncertainty_methods=f"{workflow.basedir}/system/rubric/{VERSION}/uncertainty_methods.md",
         leaderboard_csv=rules.build_leaderboard.output.csv,
         leaderboard_html=rules.build_leaderboard.output.html,
@@ -71,6 +72,11 @@ rule publish:
             update(f"{RESULTS}/changes.md"),
             caption="../report/changes_md.rst",
             category="Changes",
+        ),
+        critical_fails=report(
+            update(f"{RESULTS}/critical_fails.csv"),
+            caption="../report/critical_fails.rst",
+            category="Leaderboard",
         ),
         leaderboard_csv=report(
             update(f"{RESULTS}/leaderboard.csv"),

@@ -33,16 +33,22 @@ def tell(message: str) -> None:
     sys.stderr.flush()
 
 
-def write_bytes_atomic(path, content: bytes) -> None:
-    """Write next to the target, then rename: a reader never sees a half-written file."""
+def write_bytes_atomic(path, content: bytes, *, durable: bool = True) -> None:
+    """Write next to the target, then rename: a reader never sees a half-written file.
+
+    durable: flush to the disk before the rename, so that a crash of the machine cannot
+    leave an empty file under the name. The site's pages skip it (hundreds of MB at
+    size L): a page a crash damaged is found by its size and rewritten on the next run.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     staging = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(staging, "wb") as handle:
             handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.replace(staging, path)
     finally:
         staging.unlink(missing_ok=True)
@@ -61,8 +67,13 @@ def write_json(path, document, *, pretty: bool = False) -> None:
         text = json.dumps(document, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
         write_bytes_atomic(path, text.encode("utf-8"))
     else:
-        content = orjson.dumps(document, default=_as_list, option=orjson.OPT_SORT_KEYS)
-        write_bytes_atomic(path, content + b"\n")
+        write_bytes_atomic(path, json_bytes(document) + b"\n")
+
+
+def json_bytes(document) -> bytes:
+    """Compact JSON with sorted keys, records as arrays: the bytes between steps (and
+    what a digest of records is taken over)."""
+    return orjson.dumps(document, default=_as_list, option=orjson.OPT_SORT_KEYS)
 
 
 def _as_list(value):

@@ -47,6 +47,106 @@ class EvaluationId(NamedTuple):
     path: str
 
 
+class PublicAnswer(NamedTuple):
+    """The public fields of a response: what the site shows, and all a quote is drawn from.
+
+    Every field of the response schema but the ids and benchmark_version, which the
+    record travels with.
+    """
+
+    timestamp_utc: str
+    served_model: str  # "" when the response names none
+    track: str  # as declared; "classic" when absent
+    confidence: int
+    main_hypothesis: str
+    key_signals: list[str]
+    alternatives: list[list[str]]  # [hypothesis, why_plausible, why_discardable] each
+    requested_data: str
+    recommended_action: str
+    decision_change_condition: str
+
+
+class PublicFail(NamedTuple):
+    """A triggered automatic fail without its `reference` (which restates the private gold)."""
+
+    fail_type: str  # generic or case_specific
+    severity: str
+    justification: str
+
+
+class PublicScoring(NamedTuple):
+    """The public text of a scoring: never its fails' `reference` (the gold's private
+    rule), never `justification_long` (premium), never a field the schema does not name."""
+
+    justifications: list[str]  # of the six criterion scores, in the order of CRITERIA
+    fails: list[PublicFail]  # in the scoring's order
+
+
+class PublishedRun(NamedTuple):
+    """A scored run with the public fields of its response and scoring (in a
+    PublishedVersion).
+
+    The load step writes `answer` and `scoring` as the JSON it keeps in its file cache
+    (orjson.Fragment, already serialised), so an incremental load does not rebuild
+    them; the reader returns the records.
+    """
+
+    run: ScoredRun
+    answer: PublicAnswer
+    scoring: PublicScoring
+
+
+class CriticalFail(NamedTuple):
+    """One critical fail of a scored run and the response it is about: step 1a → the
+    critical-fail table (`answer` written as a Fragment too, see PublishedRun)."""
+
+    subject_id: str
+    subject_version: str
+    case_id: str
+    run_id: str
+    reviewer_id: str
+    position: int  # its index in the scoring's automatic_fails_triggered
+    fail_type: str
+    justification: str
+    answer: PublicAnswer
+
+
+class PublishedVersion(NamedTuple):
+    """The scored runs of one subject version with their public fields (step 1a → the
+    site's subject-version pages), and a digest of them: a page whose digest did not
+    change need not be rendered again.
+
+    The load step writes `runs` as one already-serialised piece (orjson.Fragment), the
+    bytes its digest is taken over; the reader returns the records.
+    """
+
+    subject_id: str
+    subject_version: str
+    digest: str  # SHA-256 of the serialised runs
+    runs: list[PublishedRun]  # by case_id, run_id, reviewer_id
+
+
+class CasePart(NamedTuple):
+    """A subject version's runs of one case, as that case's page shows them."""
+
+    digest: str  # of what the rows are rendered from
+    counts: list[int]  # runs, Pass, Conditional, Fail, runs with a critical fail
+    rows_html: str  # the table rows, ready for the page
+
+
+class VersionParts(NamedTuple):
+    """What the case pages and the index show of one subject version, rendered by the
+    subject-version pages job (its partition's job → the case pages and index job, and
+    the same job's next run, which keeps the parts of a version whose inputs did not
+    change)."""
+
+    subject_id: str
+    subject_version: str
+    inputs_digest: str  # of the version's page
+    matrix_row: str  # the version's row of the index's matrix
+    cases: dict[str, CasePart]  # case_id → its part of the case page
+
+
 class VersionCount(NamedTuple):
     """What a partition saw of one subject version's responses."""
 
@@ -196,6 +296,19 @@ class LeaderboardSummary:
     newest_scoring_utc: str
 
 
+@dataclass(frozen=True)
+class PageManifest:
+    """The pages a site job keeps: what it wrote, so that it rewrites only what changed.
+
+    pages: path relative to the site folder → [digest of what the page is rendered
+    from, SHA-256 of its bytes, size, mtime_ns after writing].
+    """
+
+    site: str  # the absolute site folder the pages are in
+    fingerprint: str  # the code and parameters they were rendered with
+    pages: dict[str, list]
+
+
 def write_scored_runs(path, runs: list[ScoredRun]) -> None:
     write_json(path, {"scored_runs": runs})
 
@@ -300,3 +413,75 @@ def write_changes_section(path, section: ChangesSection) -> None:
 
 def read_changes_section(path) -> ChangesSection:
     return ChangesSection(**read_json(path))
+
+
+def _public_answer(fields: list) -> PublicAnswer:
+    return PublicAnswer(*fields)
+
+
+def write_published_versions(path, versions: list[PublishedVersion]) -> None:
+    write_json(path, {"published_versions": versions})
+
+
+def read_published_versions(path) -> list[PublishedVersion]:
+    return [
+        PublishedVersion(
+            subject_id,
+            subject_version,
+            digest,
+            [
+                PublishedRun(
+                    ScoredRun(*run),
+                    _public_answer(answer),
+                    PublicScoring(justifications, [PublicFail(*fail) for fail in fails]),
+                )
+                for run, answer, (justifications, fails) in runs
+            ],
+        )
+        for subject_id, subject_version, digest, runs in read_json(path)["published_versions"]
+    ]
+
+
+def write_critical_fails(path, fails: list[CriticalFail]) -> None:
+    write_json(path, {"critical_fails": fails})
+
+
+def read_critical_fails(path) -> list[CriticalFail]:
+    return [
+        CriticalFail(*fields, _public_answer(answer))
+        for *fields, answer in read_json(path)["critical_fails"]
+    ]
+
+
+def write_version_parts(path, versions: list[VersionParts]) -> None:
+    write_json(path, {"version_parts": versions})
+
+
+def read_version_parts(path) -> list[VersionParts]:
+    """The file's versions; none if there is no such file (a first run)."""
+    try:
+        versions = read_json(path)["version_parts"]
+    except FileNotFoundError:
+        return []
+    return [
+        VersionParts(
+            subject_id,
+            version,
+            digest,
+            matrix_row,
+            {case_id: CasePart(*part) for case_id, part in cases.items()},
+        )
+        for subject_id, version, digest, matrix_row, cases in versions
+    ]
+
+
+def write_page_manifest(path, manifest: PageManifest) -> None:
+    write_json(path, asdict(manifest))
+
+
+def read_page_manifest(path) -> PageManifest | None:
+    """The manifest at path, or None if there is none (a first run, a removed cache)."""
+    try:
+        return PageManifest(**read_json(path))
+    except FileNotFoundError:
+        return None

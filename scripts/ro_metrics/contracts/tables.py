@@ -88,6 +88,7 @@ LEADERBOARD_COLUMNS = [
     "rank_high",
     "subject_id",
     "subject_version",
+    "provider",
     "track",
     "q_final",
     "pass_rate",
@@ -95,9 +96,24 @@ LEADERBOARD_COLUMNS = [
     "brier",
     "ece",
     "n_runs",
+    "n_pass",
+    "n_conditional",
+    "n_fail",
     "n_critical_fails",
     "leaderboard_status",
     "benchmark_version",
+]
+CRITICAL_FAIL_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "case_id",
+    "run_id",
+    "reviewer_id",
+    "fail_type",
+    "response_field",
+    "quote",
+    "match",
+    "reviewer_justification",
 ]
 
 # telemetry.md's published contract: the runner's batch logs, and the two operational

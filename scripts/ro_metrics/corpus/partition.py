@@ -16,20 +16,30 @@ benchmark version change.
 import hashlib
 import time
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
-from ro_metrics.contracts.files import tell
+import orjson
+
+from ro_metrics.contracts.files import json_bytes, tell
 from ro_metrics.contracts.records import (
+    CriticalFail,
     EvaluationId,
     InputDigest,
     PartitionSummary,
     Problem,
+    PublicAnswer,
+    PublicFail,
+    PublicScoring,
+    PublishedRun,
+    PublishedVersion,
     ScoredRun,
     UnscoredResponse,
     VersionCount,
 )
 from ro_metrics.contracts.vocabulary import (
     CRITERIA,
+    CRITICAL,
     RESPONSE_NAME_RE,
     SCORING_NAME_RE,
     SUBJECT_ID_RE,
@@ -106,6 +116,8 @@ class FileChecker:
             # The schema's "integer" admits 78.0, as the benchmark does: published as 78.
             int(document["confidence"]),
             document.get("track", "classic"),
+            # Kept serialised: the file cache and the published runs carry it as it is.
+            json_bytes(public_answer(document)).decode("utf-8"),
         ]
         return record, problems
 
@@ -135,6 +147,18 @@ class FileChecker:
             [int(scores[key]["score"]) for key in CRITERIA],
             sorted(fail["severity"] for fail in document["automatic_fails_triggered"]),
             float(document["correctness"]),
+            # The public text of the scoring (records.PublicScoring), kept serialised:
+            # each criterion's justification (never justification_long, a premium
+            # field) and each fail without its reference (the gold's private rule).
+            json_bytes(
+                PublicScoring(
+                    [scores[key]["justification"] for key in CRITERIA],
+                    [
+                        PublicFail(fail["type"], fail["severity"], fail["justification"])
+                        for fail in document["automatic_fails_triggered"]
+                    ],
+                )
+            ).decode("utf-8"),
             document["evaluation_id"],
         ]
         return record, problems
@@ -151,6 +175,25 @@ class FileChecker:
         if version == self.version:
             return []
         return [f"benchmark_version is {version!r} but this run is configured for {self.version!r}"]
+
+
+def public_answer(document: dict) -> PublicAnswer:
+    """The public fields of a schema-valid response (records.PublicAnswer)."""
+    return PublicAnswer(
+        document["timestamp_utc"],
+        document.get("served_model", ""),
+        document.get("track", "classic"),
+        int(document["confidence"]),  # 78.0 is shown as 78 (the schema's integer)
+        document["main_hypothesis"],
+        list(document["key_signals"]),
+        [
+            [item["hypothesis"], item["why_plausible"], item["why_discardable"]]
+            for item in document["alternatives"]
+        ],
+        document["requested_data"],
+        document["recommended_action"],
+        document["decision_change_condition"],
+    )
 
 
 def fingerprint(parts: list[str], sources: list[Path]) -> str:
@@ -181,9 +224,18 @@ def check_files(entries, checker: FileChecker, cache: dict) -> tuple[dict, int]:
     return files, read
 
 
-def partition_summary(
-    partition: str, files: dict, version: str
-) -> tuple[PartitionSummary, list[ScoredRun]]:
+@dataclass(frozen=True)
+class PartitionLoad:
+    """What a load job hands on: the summary, the scored runs, and the public part of
+    every scored run (the site) and of every critical fail (the critical-fail table)."""
+
+    summary: PartitionSummary
+    scored_runs: list[ScoredRun]
+    published_versions: list[PublishedVersion]
+    critical_fails: list[CriticalFail]
+
+
+def partition_summary(partition: str, files: dict, version: str) -> PartitionLoad:
     """Cross-file checks inside the partition; its summary and its scored runs."""
     problems = []
     responses = {}
@@ -202,7 +254,7 @@ def partition_summary(
             scorings[(subject_id, case_id, run_id)].append((path, reviewer_id, scored))
             evaluation_ids.append(EvaluationId(evaluation_id, path))
 
-    scored_runs = []
+    scored_runs, published_runs, critical_fails = [], [], []
     for key, found in sorted(scorings.items()):
         subject_id, case_id, run_id = key
         if len(found) > 1:
@@ -218,7 +270,8 @@ def partition_summary(
                     )
                 )
             continue
-        path, reviewer_id, (version_scored, timestamp, scores, severities, correctness) = found[0]
+        path, reviewer_id, scored = found[0]
+        version_scored, timestamp, scores, severities, correctness, scoring_json = scored
         response = responses.get(key)
         if response is None:
             response_path = f"{responses_dir(version)}/{subject_id}/{case_id}__{run_id}.json"
@@ -226,7 +279,7 @@ def partition_summary(
                 problems.append(Problem(path, f"its response {response_path} does not exist"))
             # An existing but invalid response is reported on its own.
             continue
-        response_path, (version_answered, confidence, _track) = response
+        response_path, (version_answered, confidence, _track, answer_json) = response
         if version_scored != version_answered:
             problems.append(
                 Problem(
@@ -236,20 +289,38 @@ def partition_summary(
                 )
             )
             continue
-        scored_runs.append(
-            ScoredRun(
-                subject_id,
-                version_scored,
-                case_id,
-                run_id,
-                reviewer_id,
-                timestamp,
-                scores,
-                severities,
-                confidence,
-                correctness,
-            )
+        run = ScoredRun(
+            subject_id,
+            version_scored,
+            case_id,
+            run_id,
+            reviewer_id,
+            timestamp,
+            scores,
+            severities,
+            confidence,
+            correctness,
         )
+        answer = orjson.Fragment(answer_json)
+        scored_runs.append(run)
+        published_runs.append(PublishedRun(run, answer, orjson.Fragment(scoring_json)))
+        if CRITICAL in severities:
+            _, fails = orjson.loads(scoring_json)
+            critical_fails += [
+                CriticalFail(
+                    subject_id,
+                    version_scored,
+                    case_id,
+                    run_id,
+                    reviewer_id,
+                    position,
+                    fail_type,
+                    justification,
+                    answer,
+                )
+                for position, (fail_type, severity, justification) in enumerate(fails)
+                if severity == CRITICAL
+            ]
     # files follows the manifest, which is sorted by path
     file_digests = [
         InputDigest(path, result[1]) for path, (*_, result) in files.items() if result[1]
@@ -273,13 +344,33 @@ def partition_summary(
         evaluation_ids=sorted(evaluation_ids),
         file_digests=file_digests,
     )
-    return summary, scored_runs
+    return PartitionLoad(summary, scored_runs, published_versions(published_runs), critical_fails)
+
+
+def published_versions(runs: list[PublishedRun]) -> list[PublishedVersion]:
+    """The published runs by subject version (sorted), each version serialised once: the
+    bytes written are the bytes its digest is taken over."""
+    by_version = defaultdict(list)
+    for published in runs:
+        by_version[(published.run.subject_id, published.run.subject_version)].append(published)
+    versions = []
+    for (subject_id, subject_version), members in sorted(by_version.items()):
+        serialised = json_bytes(members)
+        versions.append(
+            PublishedVersion(
+                subject_id,
+                subject_version,
+                hashlib.sha256(serialised).hexdigest(),
+                orjson.Fragment(serialised),
+            )
+        )
+    return versions
 
 
 def version_counts(responses: dict, scored_keys: set) -> list[VersionCount]:
     """What the partition's responses say of each subject version."""
     versions = {}
-    for key, (path, (version, _confidence, track)) in sorted(responses.items()):
+    for key, (path, (version, _confidence, track, _answer)) in sorted(responses.items()):
         found = versions.setdefault((key[0], version), [0, 0, path, set()])
         found[0] += 1
         found[1] += key in scored_keys

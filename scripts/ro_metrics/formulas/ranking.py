@@ -7,9 +7,7 @@ Rows are those of metrics_per_subject.csv as text, so the ranking uses exactly t
 published numbers.
 """
 
-from typing import NamedTuple
-
-from ro_metrics.contracts.tables import LEADERBOARD_COLUMNS, Rows
+from ro_metrics.contracts.tables import LEADERBOARD_COLUMNS
 from ro_metrics.contracts.vocabulary import ELIGIBLE
 
 
@@ -59,8 +57,9 @@ def tie_groups(rows) -> list[int | None]:
     return groups
 
 
-def leaderboard_rows(ordered, tracks, benchmark_version: str) -> list[list]:
-    """The rows of leaderboard.csv: the ranked rows' published texts, track and version."""
+def leaderboard_rows(ordered, tracks, providers, benchmark_version: str) -> list[list]:
+    """The rows of leaderboard.csv: the ranked rows' published texts, the registry's
+    provider, the track and the benchmark version."""
     return [
         [
             row["rank"],
@@ -68,30 +67,10 @@ def leaderboard_rows(ordered, tracks, benchmark_version: str) -> list[list]:
             row["rank_high"],
             row["subject_id"],
             row["subject_version"],
+            providers[row["subject_id"]],
             tracks[(row["subject_id"], row["subject_version"])],
-            *(row[name] for name in LEADERBOARD_COLUMNS[6:-1]),
+            *(row[name] for name in LEADERBOARD_COLUMNS[7:-1]),
             benchmark_version,
         ]
         for row in ordered
     ]
-
-
-class CriticalFailEvidence(NamedTuple):
-    """One critical fail of a scored run, as the leaderboard cites it. The quote (the
-    response's own words) is empty until verified quotes exist (critical_fails.csv)."""
-
-    subject_id: str
-    subject_version: str
-    case_id: str
-    run_id: str
-    reviewer_id: str
-    quote: str = ""
-
-
-def critical_fail_evidence(per_run: Rows) -> list[CriticalFailEvidence]:
-    """Every scored run with a critical fail (per_run.csv's has_critical_fail), in the
-    per-run table's order: subject, case, run, reviewer."""
-    columns = ["subject_id", "subject_version", "case_id", "run_id", "reviewer_id"]
-    values = zip(*(per_run.column(name) for name in columns), strict=True)
-    flags = per_run.column("has_critical_fail")
-    return [CriticalFailEvidence(*row) for row, flag in zip(values, flags, strict=True) if flag]

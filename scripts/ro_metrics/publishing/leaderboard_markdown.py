@@ -111,24 +111,46 @@ def ranking_section(rows, groups, uncertainty, tracks, t: Language) -> str:
     )
 
 
-def disqualified_section(rows, evidence, t: Language) -> str:
-    """Each disqualified version with its critical fails: rows of evidence (records with
-    subject_id, subject_version, case_id, run_id, reviewer_id and an optional quote),
-    given in the order to show; the quote column appears once any row has a quote."""
+def evidence_cells(fail: dict, t: Language) -> list[str]:
+    """Field, kind of match and words of a row of critical_fails.csv: the model's own
+    quote, or, when the reviewer quoted nothing the response says, the reviewer's
+    justification, labelled as the reviewer's words."""
+    if fail["match"] == "none":
+        words = f"{t('reviewer_words')} {md_text(fail['reviewer_justification'])}"
+        return ["", t("match_none"), words]
+    return [md_text(fail["response_field"]), t(f"match_{fail['match']}"), md_text(fail["quote"])]
+
+
+def disqualified_section(rows, critical_fails, t: Language) -> str:
+    """Each disqualified version with its critical fails (rows of critical_fails.csv, in
+    the file's order) and their evidence."""
     parts = [f"## {t('md_disqualified_heading')}"]
     disqualified = [row for row in rows if row["leaderboard_status"] != ELIGIBLE]
     if not disqualified:
         parts.append(t("md_no_disqualified"))
+    else:
+        parts.append(t("evidence_note_plain"))
+    headers = [
+        t("md_col_case"),
+        t("md_col_run"),
+        t("md_col_reviewer"),
+        t("md_col_fail_type"),
+        t("md_col_field"),
+        t("md_col_match"),
+        t("md_col_quote"),
+    ]
     for row in disqualified:
         key = (row["subject_id"], row["subject_version"])
-        fails = [item for item in evidence if (item.subject_id, item.subject_version) == key]
-        quoted = any(item.quote for item in fails)
-        headers = [t("md_col_case"), t("md_col_run"), t("md_col_reviewer")]
-        headers += [t("md_col_quote")] if quoted else []
         cells = [
-            [md_text(item.case_id), md_text(item.run_id), md_text(item.reviewer_id)]
-            + ([md_text(item.quote)] if quoted else [])
-            for item in fails
+            [
+                md_text(fail["case_id"]),
+                md_text(fail["run_id"]),
+                md_text(fail["reviewer_id"]),
+                md_text(fail["fail_type"]),
+                *evidence_cells(fail, t),
+            ]
+            for fail in critical_fails
+            if (fail["subject_id"], fail["subject_version"]) == key
         ]
         parts += [
             f"### {md_text(row['subject_id'])} · {md_text(row['subject_version'])}",
@@ -246,7 +268,7 @@ def render_markdown(
     uncertainty,
     tracks,
     registry,
-    evidence,
+    critical_fails,
     operational,
     t: Language,
 ) -> str:
@@ -265,7 +287,7 @@ def render_markdown(
         meta,
         t("md_editions"),
         ranking_section(rows, tie_groups, uncertainty, tracks, t),
-        disqualified_section(rows, evidence, t),
+        disqualified_section(rows, critical_fails, t),
     ]
     if operational is not None:
         parts.append(operational_section(rows, operational, t))

@@ -1,0 +1,97 @@
+"""Rule case_pages_and_index: the site's case pages and its index.
+
+Assembles one page per case of the benchmark from the rows the subject-version pages
+jobs rendered (records.VersionParts), and the index from the published leaderboard,
+critical fails and intervals, the operational table (a corpus with telemetry) and the
+versions' rows of the matrix, into the site folder, writing only the pages whose
+content changed (ro_metrics.publishing.site_files.PageWriter). A case page is assembled
+again only if one of its parts changed. Its manifest lists every page of the site (the
+subject-version pages jobs' too), so a page that is no longer rendered (a version
+without scored runs now) is removed.
+"""
+
+from pathlib import Path
+
+from ro_metrics.contracts.files import json_bytes, read_json, step_logger, tell
+from ro_metrics.contracts.records import read_golds_summary, read_page_manifest, read_version_parts
+from ro_metrics.contracts.tables import (
+    CRITICAL_FAIL_COLUMNS,
+    LEADERBOARD_COLUMNS,
+    OPERATIONAL_SUBJECT_COLUMNS,
+    read_table,
+    read_uncertainty,
+)
+from ro_metrics.formulas.ranking import tie_groups
+from ro_metrics.publishing.site_files import (
+    INDEX,
+    PageWriter,
+    case_page,
+    code_fingerprint,
+    digest_of,
+)
+from ro_metrics.publishing.site_pages import render_case_page, render_index
+
+
+def main(smk) -> None:
+    log = step_logger("case_pages_and_index", smk.log[0])
+    alpha, version = smk.params.alpha, smk.params.benchmark_version
+    code = code_fingerprint(smk.input.modules, alpha, version)
+    writer = PageWriter(Path(smk.params.site), smk.output.manifest, code)
+    golds = read_golds_summary(smk.input.golds).golds
+    versions = sorted(
+        (parts for path in smk.input.parts for parts in read_version_parts(path)),
+        key=lambda parts: (parts.subject_id, parts.subject_version),
+    )
+
+    for case_id in sorted(golds):
+        parts = [v.cases[case_id] for v in versions if case_id in v.cases]
+        page = case_page(case_id)
+        inputs = digest_of(
+            code.encode("ascii"),
+            json_bytes([golds[case_id], [part.digest for part in parts]]),
+        )
+        if writer.is_current(page, inputs):
+            continue
+        html = render_case_page(
+            case_id=case_id, gold=golds[case_id], parts=parts, benchmark_version=version
+        )
+        writer.write(page, inputs, html.encode("utf-8"))
+
+    board = read_table(smk.input.leaderboard, LEADERBOARD_COLUMNS)
+    matrix_rows = {(v.subject_id, v.subject_version): v.matrix_row for v in versions}
+    index = render_index(
+        benchmark_version=version,
+        alpha=alpha,
+        last_update=read_json(smk.input.metadata)["newest_scoring_utc"],
+        rows=board,
+        tie_groups=tie_groups(board),
+        uncertainty=read_uncertainty(smk.input.uncertainty),
+        tracks={(r["subject_id"], r["subject_version"]): r["track"] for r in board},
+        providers={r["subject_id"]: r["provider"] for r in board},
+        critical_fails=read_table(smk.input.critical_fails, CRITICAL_FAIL_COLUMNS),
+        case_ids=sorted(golds),
+        matrix_rows=[matrix_rows[(r["subject_id"], r["subject_version"])] for r in board],
+        # Without telemetry the operational step writes the header only: no section.
+        operational=read_table(smk.input.operational, OPERATIONAL_SUBJECT_COLUMNS) or None,
+    )
+    writer.write(INDEX, "", index.encode("utf-8"))
+
+    written = list(writer.written)
+    for path in smk.input.pages:
+        writer.adopt(read_page_manifest(path).pages)
+    removed = writer.remove_dropped()
+    writer.save(smk.output.manifest)
+    for page in written:
+        log.info("written: %s", page)
+    for page in removed:
+        log.info("removed: %s", page)
+    message = (
+        f"site: {len(written)} of {len(golds) + 1} case pages and index rewritten, "
+        f"{len(removed)} page(s) removed; {len(writer.pages)} pages in {smk.params.site}"
+    )
+    log.info(message)
+    tell(message)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,0 +1,99 @@
+"""Rule version_pages (one job per partition): the site's subject-version pages.
+
+Renders the page of every subject version of the partition from its scored runs'
+public fields (records.PublishedVersion of the load step) and the golds' public fields,
+into the site folder, writing only the pages whose content changed
+(ro_metrics.publishing.site_files.PageWriter; its manifest is this job's output). Also
+renders what the case pages and the index show of each version (records.VersionParts:
+its row of the matrix, its rows of each case page). A version whose inputs did not
+change (its runs' digest from the load step, the golds, the code) is neither rendered
+nor re-read: its page stays, its parts of the last run are kept. Runs only on a corpus
+the cross-check accepted (the verdict is an input).
+"""
+
+from pathlib import Path
+
+from ro_metrics.contracts.files import json_bytes, step_logger, tell
+from ro_metrics.contracts.records import (
+    read_golds_summary,
+    read_published_versions,
+    read_version_parts,
+    write_version_parts,
+)
+from ro_metrics.contracts.tables import Rows
+from ro_metrics.contracts.vocabulary import family_of
+from ro_metrics.formulas.aggregates import subject_row
+from ro_metrics.formulas.evidence import evidence
+from ro_metrics.formulas.per_run import per_run_row
+from ro_metrics.publishing.site_files import (
+    PageWriter,
+    code_fingerprint,
+    digest_of,
+    version_page,
+)
+from ro_metrics.publishing.site_pages import VersionRun, render_version_page, version_parts
+
+
+def main(smk) -> None:
+    log = step_logger("version_pages", smk.log[0])
+    partition = smk.wildcards.partition
+    alpha, version = smk.params.alpha, smk.params.benchmark_version
+    code = code_fingerprint(smk.input.modules, alpha, version)
+    writer = PageWriter(Path(smk.params.site), smk.output.manifest, code)
+    # The last run's parts, if the same code wrote them (another version of this code
+    # may have written them in another form).
+    kept_parts = {
+        (kept.subject_id, kept.subject_version, kept.inputs_digest): kept
+        for kept in (read_version_parts(smk.output.parts) if writer.same_code else [])
+    }
+    golds = read_golds_summary(smk.input.golds).golds
+    # Every case of the benchmark is a column of the matrix, so golds are an input of
+    # every page: a changed floor or ceiling re-renders the versions (their bytes
+    # decide what is written).
+    case_ids = sorted(golds)
+    golds_digest = json_bytes(sorted(golds.items()))
+    versions = read_published_versions(smk.input.published)
+
+    parts = []
+    for published in versions:
+        subject_id, subject_version = published.subject_id, published.subject_version
+        inputs = digest_of(code.encode("ascii"), published.digest.encode("ascii"), golds_digest)
+        page = version_page(subject_id, subject_version)
+        kept = kept_parts.get((subject_id, subject_version, inputs))
+        if kept is not None and writer.is_current(page, inputs):
+            parts.append(kept)
+            continue
+        rows = [
+            per_run_row(p.run, golds[p.run.case_id], family_of(p.run.case_id))
+            for p in published.runs
+        ]
+        runs = [
+            VersionRun(p, row, [evidence(fail.justification, p.answer) for fail in p.scoring.fails])
+            for p, row in zip(published.runs, rows, strict=True)
+        ]
+        html = render_version_page(
+            subject_id=subject_id,
+            subject_version=subject_version,
+            runs=runs,
+            summary=subject_row(subject_id, subject_version, Rows(rows, range(len(rows))), alpha),
+            golds=golds,
+            benchmark_version=version,
+        )
+        writer.write(page, inputs, html.encode("utf-8"))
+        parts.append(version_parts(subject_id, subject_version, inputs, runs, case_ids))
+
+    write_version_parts(smk.output.parts, parts)
+    writer.save(smk.output.manifest)
+    for page in writer.written:
+        log.info("written: %s", page)
+    message = (
+        f"site, partition {partition}: {len(writer.written)} of {len(versions)} "
+        "subject-version pages rewritten"
+    )
+    log.info(message)
+    if versions:
+        tell(message)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive

@@ -1,0 +1,189 @@
+"""The site's files (ro_metrics.publishing.site_files) and its pages' escaping.
+
+- page names: safe on every file system, one page per subject version, links relative;
+- PageWriter: a page is written only when its bytes change, a page whose inputs did not
+  change is not even rendered, a page removed from the site is deleted (only if the
+  workflow wrote it);
+- drop_outdated_manifests: a page deleted or edited by hand, or another site folder,
+  drops its job's manifest;
+- a subject version or corpus text holding markup is escaped on the pages.
+"""
+
+import os
+
+from ro_metrics.contracts.records import (
+    PublicAnswer,
+    PublicFail,
+    PublicGold,
+    PublicScoring,
+    PublishedRun,
+    ScoredRun,
+    read_page_manifest,
+)
+from ro_metrics.formulas.evidence import evidence
+from ro_metrics.formulas.per_run import per_run_row
+from ro_metrics.publishing.site_files import (
+    PageWriter,
+    case_page,
+    drop_outdated_manifests,
+    href,
+    run_anchor,
+    version_page,
+)
+from ro_metrics.publishing.site_pages import (
+    VersionRun,
+    render_case_page,
+    render_version_page,
+    version_parts,
+)
+
+PROBE = "<script>alert(1)</script>\"&'"
+
+
+def test_version_pages_are_safe_distinct_and_readable():
+    assert version_page("atlas-7b", "atlas-7b-2026-03-q4") == (
+        "versions/atlas-7b/atlas-7b-2026-03-q4.html"
+    )
+    odd = version_page("atlas-7b", "../../etc/passwd")
+    assert odd.startswith("versions/atlas-7b/etc-passwd-") and odd.count("/") == 2
+    # Case and spelling differences never share a page (case-insensitive file systems).
+    names = {version_page("a", v) for v in ("V1", "v1", "v 1", "v-1", "v/1", "v1 ")}
+    assert len(names) == 6
+    assert version_page("a", "v1") == "versions/a/v1.html"
+    assert all(name.endswith(".html") and " " not in name for name in names)
+    assert version_page("a", "<>").startswith("versions/a/version-")
+    assert case_page("RO-FOUL-001") == "cases/RO-FOUL-001.html"
+    assert run_anchor("RO-FOUL-001", "run-2026-05-12-001") == "RO-FOUL-001__run-2026-05-12-001"
+
+
+def test_links_are_relative():
+    assert href("index.html", "cases/RO-FOUL-001.html") == "cases/RO-FOUL-001.html"
+    assert href("cases/RO-FOUL-001.html", "index.html") == "../index.html"
+    assert href("versions/a/v1.html", "cases/X.html", "y") == "../../cases/X.html#y"
+
+
+def test_a_page_is_written_only_when_its_bytes_change(tmp_path):
+    site, manifest = tmp_path / "site", tmp_path / "m.json"
+    writer = PageWriter(site, manifest, "code-1")
+    assert writer.write("cases/A.html", "in-1", b"<p>A</p>") is True
+    writer.save(manifest)
+    first = os.stat(site / "cases/A.html")
+
+    writer = PageWriter(site, manifest, "code-1")
+    assert writer.is_current("cases/A.html", "in-1")  # same inputs: not even rendered
+    assert not writer.is_current("cases/B.html", "in-1")
+    writer = PageWriter(site, manifest, "code-1")
+    assert writer.write("cases/A.html", "in-2", b"<p>A</p>") is False  # same bytes
+    writer.save(manifest)
+    assert os.stat(site / "cases/A.html").st_ino == first.st_ino
+    assert read_page_manifest(manifest).pages["cases/A.html"][0] == "in-2"
+
+    writer = PageWriter(site, manifest, "code-2")  # new code: nothing is current...
+    assert not writer.is_current("cases/A.html", "in-2")
+    assert writer.write("cases/A.html", "in-2", b"<p>A</p>") is False  # ...same bytes kept
+    assert writer.write("cases/A.html", "in-3", b"<p>A2</p>") is True
+    assert (site / "cases/A.html").read_bytes() == b"<p>A2</p>"
+    assert writer.written == ["cases/A.html"]
+
+
+def test_a_page_no_longer_rendered_is_removed_and_other_files_are_kept(tmp_path):
+    site, manifest = tmp_path / "site", tmp_path / "m.json"
+    writer = PageWriter(site, manifest, "c")
+    writer.write("versions/a/v1.html", "1", b"v1")
+    writer.write("index.html", "1", b"i")
+    writer.save(manifest)
+    (site / "CNAME").write_text("example.org")
+    writer = PageWriter(site, manifest, "c")
+    writer.write("index.html", "2", b"i2")
+    assert writer.remove_dropped() == ["versions/a/v1.html"]
+    assert not (site / "versions").exists()  # emptied folders go too
+    assert (site / "CNAME").read_text() == "example.org"
+
+
+def test_a_damaged_or_moved_site_drops_the_manifest(tmp_path):
+    site, manifest = tmp_path / "site", tmp_path / "m.pages.json"
+    writer = PageWriter(site, manifest, "c")
+    writer.write("index.html", "1", b"index")
+    writer.write("cases/A.html", "1", b"a")
+    writer.save(manifest)
+    assert drop_outdated_manifests(site, [manifest]) == []
+    assert manifest.exists()
+    (site / "cases/A.html").write_bytes(b"edited")
+    (messages,) = [drop_outdated_manifests(site, [manifest])]
+    assert len(messages) == 1 and "cases/A.html not as the workflow wrote it" in messages[0]
+    assert not manifest.exists()
+    writer = PageWriter(site, manifest, "c")
+    writer.write("index.html", "1", b"index")
+    writer.save(manifest)
+    assert drop_outdated_manifests(tmp_path / "elsewhere", [manifest]) == [
+        f"site: {tmp_path / 'elsewhere'} does not exist (any more); building it anew"
+    ]
+    writer = PageWriter(site, manifest, "c")
+    writer.write("index.html", "1", b"index")
+    writer.save(manifest)
+    other = tmp_path / "other"
+    other.mkdir()
+    assert "the site folder changed" in drop_outdated_manifests(other, [manifest])[0]
+
+
+def published_run(text: str) -> PublishedRun:
+    run = ScoredRun(
+        "atlas",
+        PROBE,
+        "RO-FOUL-001",
+        "run-2026-05-12-001",
+        "R01",
+        "2026-05-13T10:38:10Z",
+        [2, 2, 2, 0, 2, 2],
+        ["critical"],
+        80,
+        1.0,
+    )
+    answer = PublicAnswer(
+        "2026-05-12T14:23:55Z",
+        text,
+        "classic",
+        80,
+        text,
+        [text],
+        [[text, text, text]],
+        text,
+        f"Shock it: {text} now",
+        text,
+    )
+    scoring = PublicScoring([text] * 6, [PublicFail("generic", "critical", f"'{text} now'")])
+    return PublishedRun(run, answer, scoring)
+
+
+def test_markup_in_corpus_text_is_escaped_on_the_pages():
+    published = published_run(PROBE)
+    gold = PublicGold("FOUL", "Closed", 4, 12)
+    row = per_run_row(published.run, gold, "FOUL")
+    found = evidence(published.scoring.fails[0].justification, published.answer)
+    entry = VersionRun(published, row, [found])
+    summary = ["atlas", PROBE, 1, 0, 0, 1, 1, 0, "0.0", "10.0", "0.04", "0.2", "0.5", "0.4", "Q"]
+    page = render_version_page(
+        subject_id="atlas",
+        subject_version=PROBE,
+        runs=[entry],
+        summary=summary,
+        golds={"RO-FOUL-001": gold},
+        benchmark_version="v1.0",
+    )
+    parts = version_parts("atlas", PROBE, "d", [entry], ["RO-FOUL-001"])
+    case = render_case_page(
+        case_id="RO-FOUL-001",
+        gold=gold,
+        parts=[parts.cases["RO-FOUL-001"]],
+        benchmark_version="v1.0",
+    )
+    escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&#x27;"
+    for html in (page, case, parts.matrix_row):
+        assert "<script>alert" not in html
+        assert html.count("<script>") == (0 if html is parts.matrix_row else 1)
+        assert escaped in html
+    # Every field of the answer, the justifications, the version, and the evidence.
+    assert page.count(escaped) >= 15
+    # The quote: the span up to PROBE's own closing apostrophe, found in main_hypothesis.
+    assert found == ("main_hypothesis", '<script>alert(1)</script>"&', "exact", 1.0)
+    assert '<q class="quote">&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;</q>' in page

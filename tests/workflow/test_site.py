@@ -1,0 +1,289 @@
+"""The static site (`snakemake site`) built from the demo corpus: one build shared by
+every test of the module (and a second, independent one for byte-identity).
+
+What is proved, each expectation derived from the published CSVs or the corpus:
+- the pages: an index, one page per scored subject version, one page per case;
+- every link between them resolves (file and anchor): 0 broken links; no network;
+- a response's answer appears once in the site, on its version's page, and each scored
+  run there shows its scores, justifications and fails; the case pages and the matrix
+  agree with per_run.csv, the version pages' summaries with metrics_per_subject.csv;
+- never shown: a scoring's `reference`, `justification_long`, gold prose (GOLDCANARY);
+- two builds from the same inputs are byte-identical; site/ is not committed.
+"""
+
+import csv
+import io
+import json
+import re
+from collections import Counter, defaultdict
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+from ro_metrics.publishing.site_files import case_page, run_anchor, version_page
+from support import DEMO_CORPUS, REPO, corpus_copy, run_workflow, tree_digest, workflow_copy
+
+
+class Page(HTMLParser):
+    """The ids, links and text of one page."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids, self.links, self.tags, self.texts = set(), [], Counter(), []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags[tag] += 1
+        if "id" in attrs:
+            self.ids.add(attrs["id"])
+        for name in ("href", "src"):
+            if attrs.get(name) is not None:
+                self.links.append(attrs[name])
+
+    def handle_data(self, data):
+        self.texts.append(data)
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text("utf-8"))
+    page.close()
+    return page
+
+
+def read_csv(path: Path) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(path.read_text("utf-8"), newline="")))
+
+
+def build(tmp: Path) -> tuple[Path, Path]:
+    corpus = corpus_copy(tmp / "corpus")
+    workdir = workflow_copy(tmp / "workflow")
+    run = run_workflow(workdir, "site", corpus=corpus, results=workdir / "results")
+    assert run.returncode == 0, run.output
+    assert "Traceback" not in run.output
+    return workdir / "site", workdir / "results"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    return build(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="module")
+def site(built):
+    return built[0]
+
+
+@pytest.fixture(scope="module")
+def results(built):
+    return built[1]
+
+
+@pytest.fixture(scope="module")
+def pages(site):
+    return {path.relative_to(site).as_posix(): parse(path) for path in site.rglob("*.html")}
+
+
+def test_one_page_per_scored_version_and_case_and_an_index(site, results):
+    per_run = read_csv(results / "per_run.csv")
+    versions = {(r["subject_id"], r["subject_version"]) for r in per_run}
+    cases = {r["case_id"] for r in per_run}
+    expected = {"index.html"} | {version_page(*v) for v in versions}
+    expected |= {case_page(c) for c in cases}
+    assert {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()} == expected
+    assert len(versions) == 5 and len(cases) == 30
+    # fjord-13b has responses but no scoring: no page, as on the leaderboard.
+    assert not (site / "versions/fjord-13b").exists()
+
+
+def link_check(site: Path) -> tuple[list[tuple[str, str]], int]:
+    """(page, link) of every link of the site whose file or anchor does not exist, and
+    the number of links checked. A link leaving the site or naming a host is broken too."""
+    pages = {path.relative_to(site).as_posix(): parse(path) for path in site.rglob("*.html")}
+    broken, checked = [], 0
+    for name, page in pages.items():
+        for link in page.links:
+            checked += 1
+            parts = urlsplit(link)
+            target = (site / name).parent / unquote(parts.path) if parts.path else site / name
+            target = target.resolve()
+            key = (
+                target.relative_to(site.resolve()).as_posix()
+                if target.is_relative_to(site.resolve())
+                else None
+            )
+            anchor = unquote(parts.fragment)
+            unknown = key not in pages or (anchor and anchor not in pages[key].ids)
+            if parts.scheme or parts.netloc or unknown:
+                broken.append((name, link))
+    return broken, checked
+
+
+def test_the_link_check_finds_a_missing_page_a_missing_anchor_and_a_remote_link(tmp_path):
+    (tmp_path / "cases").mkdir()
+    (tmp_path / "index.html").write_text(
+        '<a href="cases/A.html#x">ok</a><a href="cases/B.html">no file</a>'
+        '<a href="cases/A.html#y">no anchor</a><a href="https://example.org/">remote</a>'
+        '<a href="../outside.html">outside</a><a href="#top">own anchor</a><p id="top"></p>'
+        '<a href="cases/A.html">a page</a>'
+    )
+    (tmp_path / "cases/A.html").write_text('<h1 id="x">A</h1><a href="../index.html#top">up</a>')
+    broken, checked = link_check(tmp_path)
+    assert checked == 8
+    assert broken == [
+        ("index.html", "cases/B.html"),
+        ("index.html", "cases/A.html#y"),
+        ("index.html", "https://example.org/"),
+        ("index.html", "../outside.html"),
+    ]
+
+
+def test_every_link_resolves_and_nothing_is_fetched(site, pages):
+    broken, checked = link_check(site)
+    assert broken == []
+    # At least the matrix's cells and every case page's "full answer" links were checked.
+    per_run = read_csv(site.parent / "results" / "per_run.csv")
+    cells = {(r["case_id"], r["subject_id"], r["subject_version"]) for r in per_run}
+    assert checked > len(cells) + len(per_run)
+    for name, page in pages.items():
+        assert page.tags["link"] == 0 and page.tags["img"] == 0, name
+        assert page.tags["script"] == 1, name  # the page's own sorting script, inline
+
+
+def test_each_answer_is_on_its_version_page_once(site, results):
+    per_run = read_csv(results / "per_run.csv")
+    answers = Counter()
+    for path in site.rglob("*.html"):
+        answers[path.relative_to(site).as_posix()] = path.read_text("utf-8").count(
+            '<div class="answer">'
+        )
+    runs_of = Counter(version_page(r["subject_id"], r["subject_version"]) for r in per_run)
+    assert {name: n for name, n in answers.items() if n} == dict(runs_of)
+    for row in per_run:
+        page = (site / version_page(row["subject_id"], row["subject_version"])).read_text("utf-8")
+        assert page.count(f'id="{run_anchor(row["case_id"], row["run_id"])}"') == 1
+        response = json.loads(
+            (
+                DEMO_CORPUS
+                / f"responses/v1.0/{row['subject_id']}/{row['case_id']}__{row['run_id']}.json"
+            ).read_text("utf-8")
+        )
+        article = page.split(f'id="{run_anchor(row["case_id"], row["run_id"])}"', 1)[1]
+        article = article.split("</article>", 1)[0]
+        for field in ("main_hypothesis", "requested_data", "recommended_action"):
+            assert escape(response[field]) in article, (row, field)
+        for signal in response["key_signals"]:
+            assert escape(signal) in article
+        assert f"clipped score <strong>{row['clipped_score']}</strong>" in article
+        assert f"(floor {row['rubric_floor']}, ceiling {row['rubric_ceiling']})" in article
+        assert f"confidence {row['reported_confidence']}" in article
+
+
+def escape(value: str) -> str:
+    return (
+        value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        .replace('"', "&quot;").replace("'", "&#x27;")
+    )  # fmt: skip
+
+
+def test_scorings_are_shown_with_their_public_fields_only(site, results):
+    per_run = read_csv(results / "per_run.csv")
+    text = {p: p.read_text("utf-8") for p in site.rglob("*.html")}
+    everything = "".join(text.values())
+    for row in per_run:
+        scoring = json.loads(
+            (
+                DEMO_CORPUS / f"scoring/v1.0/{row['subject_id']}/{row['case_id']}__"
+                f"{row['run_id']}__eval-{row['reviewer_id']}.json"
+            ).read_text("utf-8")
+        )
+        page = text[site / version_page(row["subject_id"], row["subject_version"])]
+        article = page.split(f'id="{run_anchor(row["case_id"], row["run_id"])}"', 1)[1]
+        article = article.split("</article>", 1)[0]
+        for criterion in scoring["criterion_scores"].values():
+            assert escape(criterion["justification"]) in article
+            assert criterion.get("justification_long", "\0") not in everything
+        for fail in scoring["automatic_fails_triggered"]:
+            assert escape(fail["justification"]) in article
+            assert fail["reference"] not in everything
+            assert escape(fail["reference"]) not in everything
+    assert "GOLDCANARY" not in everything
+
+
+def test_version_pages_summaries_are_the_published_metrics(site, results):
+    for row in read_csv(results / "metrics_per_subject.csv"):
+        page = (site / version_page(row["subject_id"], row["subject_version"])).read_text()
+        assert (
+            f"{row['n_runs']} scored runs:\n {row['n_pass']} Pass, {row['n_conditional']} "
+            f"Conditional,\n {row['n_fail']} Fail · Q<sub>final</sub> {row['q_final']} · pass "
+            f"rate {row['pass_rate']} · mean clipped score {row['mean_clipped_score']} · Brier "
+            f"{row['brier']} · ECE {row['ece']}"
+        ) in page, row
+
+
+def test_case_pages_and_matrix_agree_with_per_run(site, results):
+    per_run = read_csv(results / "per_run.csv")
+    by_case = defaultdict(list)
+    for row in per_run:
+        by_case[row["case_id"]].append(row)
+    letter = {"Pass": "P", "Conditional": "C", "Fail": "F"}
+    index = (site / "index.html").read_text("utf-8")
+    for case_id, rows in by_case.items():
+        page = (site / case_page(case_id)).read_text("utf-8")
+        body = page.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+        shown = re.findall(
+            r'<td class="name"><a href="[^"]+">([^<]+)</a><span class="ci">([^<]+)</span></td>'
+            r'<td class="run">([^<]+)<span class="ci">reviewer ([^<]+)</span></td>'
+            r'<td><span class="cls [a-z]+">([^<]+)</span></td>'
+            r'<td class="num">(\d+)</td><td class="num">(\d+)</td>',
+            body,
+        )
+        order = sorted(rows, key=lambda r: (r["subject_id"], r["subject_version"], r["run_id"]))
+        assert shown == [
+            (r["subject_id"], r["subject_version"], r["run_id"], r["reviewer_id"],
+             r["classification"] + " (critical fail)" * (r["has_critical_fail"] == "True"),
+             r["raw_score"], r["clipped_score"])
+            for r in order
+        ]  # fmt: skip
+        # The matrix: each (case, version) cell has one letter per run, in run order.
+        cells = defaultdict(list)
+        for r in sorted(rows, key=lambda r: r["run_id"]):
+            cells[(r["subject_id"], r["subject_version"])].append(
+                "F!" if r["has_critical_fail"] == "True" else letter[r["classification"]]
+            )
+        for (subject_id, version), letters in cells.items():
+            link = f'<a href="{version_page(subject_id, version)}#{case_id}">'
+            cell = index.split(link, 1)[1].split("</a>", 1)[0]
+            assert re.findall(r"<i class=\w+>([^<]+)</i>", cell) == letters
+
+
+def test_index_shows_the_leaderboard_and_the_critical_fails(site, results):
+    index = (site / "index.html").read_text("utf-8")
+    board = read_csv(results / "leaderboard.csv")
+    linked = r'<a href="versions/([^/"]+)/[^"]+">[^<]+</a><span class="ci">([^<]+)<'
+    order = re.findall(linked, index)
+    assert order[: len(board)] == [(r["subject_id"], r["subject_version"]) for r in board]
+    fails = read_csv(results / "critical_fails.csv")
+    assert {f["match"] for f in fails} == {"exact", "close", "none"}
+    for fail in fails:
+        anchor = f"{version_page(fail['subject_id'], fail['subject_version'])}#" + run_anchor(
+            fail["case_id"], fail["run_id"]
+        )
+        assert f'href="{anchor}"' in index
+        if fail["match"] == "none":
+            assert f'<span class="reviewer-words">{escape(fail["reviewer_justification"])}' in index
+        else:
+            assert f'<q class="quote">{escape(fail["quote"])}</q>' in index
+    # The one close fail is marked twice: under its row, and in the section (the third
+    # mark is the legend's).
+    assert index.count('<span class="match close" title=') == 2
+    assert index.count("≈ close</span>") == 3
+    assert "Disqualified subject versions" in index
+
+
+def test_two_builds_are_byte_identical_and_site_is_not_committed(site, tmp_path):
+    again, _ = build(tmp_path)
+    assert tree_digest(again) == tree_digest(site)
+    assert "site/" in (REPO / ".gitignore").read_text("utf-8").splitlines()

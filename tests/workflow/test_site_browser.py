@@ -1,0 +1,222 @@
+"""The site and the leaderboard page in a real browser (headless Chromium).
+
+- Screenshots of the index, a subject-version page, a case page and leaderboard.html at
+  1280 px and 390 px wide, copied to /tmp/site-screenshots/ for a human to look at;
+- layout, measured in the browser (each page inside an iframe of the given width): at
+  1280 px no page scrolls sideways and the ranking table fits; at 390 px no page scrolls
+  sideways either, the ranking table scrolls inside its own box;
+- a case page sorts by a click on a column header;
+- XSS probe: a corpus whose response fields and reviewer's justification hold
+  `<script>` and an `<img onerror>` is shown as text everywhere — in leaderboard.html
+  and in every page of the site — and no script runs (an alert trap stays silent).
+"""
+
+import json
+import re
+import shutil
+import struct
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from ro_metrics.publishing.site_files import case_page, version_page
+from support import chromium, corpus_copy, require_chromium, run_workflow, workflow_copy
+
+require_chromium(module_level=True)
+
+SCREENSHOTS = Path("/tmp/site-screenshots")  # noqa: S108 - for a human to look at
+PAGES = {
+    "index": "site/index.html",
+    "version": f"site/{version_page('borealis-xl', 'borealis-xl-2026-01-15')}",
+    "case": f"site/{case_page('RO-FOUL-001')}",
+    "leaderboard": "results/leaderboard.html",
+}
+PROBE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
+ALERT_TRAP = (
+    "<script>window.alert = function (m) {"
+    " document.documentElement.setAttribute('data-alerted', String(m)); };</script>"
+)
+
+
+def build(tmp: Path, corpus: Path) -> Path:
+    workdir = workflow_copy(tmp / "workflow")
+    run = run_workflow(workdir, "site", corpus=corpus, results=workdir / "results")
+    assert run.returncode == 0, run.output
+    return workdir
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("browser")
+    return build(tmp, corpus_copy(tmp / "corpus"))
+
+
+def measure(page: Path, width: int, tmp: Path) -> dict:
+    """Widths measured in Chromium with the page in an iframe `width` px wide (headless
+    windows are at least 500 px wide): the page's scroll and client widths, and those
+    of every box that scrolls sideways on purpose (.table-wrap, .matrix-wrap)."""
+    host = Path(tempfile.mkdtemp(dir=tmp)) / "host.html"
+    host.write_text(
+        f"""<!DOCTYPE html><html><body style="margin:0">
+<iframe id="f" src="{page.as_uri()}" style="width:{width}px;height:900px;border:0"></iframe>
+<script>
+document.getElementById("f").addEventListener("load", function () {{
+  var doc = this.contentDocument, root = doc.documentElement;
+  var boxes = Array.prototype.map.call(
+    doc.querySelectorAll(".table-wrap, .matrix-wrap"),
+    function (box) {{ return [box.firstElementChild.id || box.firstElementChild.className,
+                              box.scrollWidth, box.clientWidth]; }});
+  document.body.setAttribute("data-measured", JSON.stringify(
+    {{page: [root.scrollWidth, root.clientWidth], boxes: boxes}}));
+}});
+</script></body></html>""",
+        "utf-8",
+    )
+    dom = chromium(
+        tmp,
+        "--allow-file-access-from-files",
+        "--window-size=1400,1000",
+        "--virtual-time-budget=10000",
+        "--dump-dom",
+        host.as_uri(),
+    ).decode("utf-8")
+    found = re.search(r'data-measured="([^"]*)"', dom)
+    assert found, dom[-2000:]
+    return json.loads(found[1].replace("&quot;", '"'))
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize("width", [1280, 390])
+def test_screenshot(workdir, tmp_path, name, width):
+    png = tmp_path / f"{name}-{width}.png"
+    chromium(
+        tmp_path,
+        f"--screenshot={png}",
+        f"--window-size={width},2400",
+        "--hide-scrollbars",
+        (workdir / PAGES[name]).as_uri(),
+    )
+    data = png.read_bytes()
+    SCREENSHOTS.mkdir(exist_ok=True)
+    shutil.copyfile(png, SCREENSHOTS / png.name)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", data[16:24]) == (width, 2400)
+    assert len(data) > 30_000 and len(set(data[100:])) > 200  # not a blank page
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_no_page_scrolls_sideways_at_1280_or_390(workdir, tmp_path, name):
+    for width in (1280, 390):
+        measured = measure(workdir / PAGES[name], width, tmp_path)
+        scroll, client = measured["page"]
+        # client: the width less a vertical scroll bar, if the browser shows one.
+        assert width - 20 <= client <= width and scroll <= client, (name, width, measured)
+
+
+def test_the_ranking_table_fits_at_1280_and_scrolls_in_its_box_at_390(workdir, tmp_path):
+    for name in ("index", "leaderboard"):
+        wide = {box[0]: box[1:] for box in measure(workdir / PAGES[name], 1280, tmp_path)["boxes"]}
+        narrow = {box[0]: box[1:] for box in measure(workdir / PAGES[name], 390, tmp_path)["boxes"]}
+        scroll, client = wide["leaderboard"]
+        assert scroll <= client, (name, wide)
+        scroll, client = narrow["leaderboard"]
+        assert scroll > client and client < 390, (name, narrow)
+
+
+def test_a_case_page_sorts_by_a_header_click(workdir, tmp_path):
+    page = workdir / PAGES["case"]
+    html = page.read_text("utf-8")
+    script = """
+var headers = Array.prototype.slice.call(document.querySelectorAll("#runs thead th"));
+var column = headers.findIndex(function (th) { return th.textContent.trim() === "Confidence"; });
+headers[column].querySelector("button").click();
+document.documentElement.setAttribute("data-order", Array.prototype.map.call(
+  document.querySelectorAll("#runs tbody tr"),
+  function (tr) { return tr.cells[column].textContent; }).join(" "));
+"""
+    head, end, tail = html.rpartition("</body>")
+    copy = tmp_path / "case.html"
+    copy.write_text(f"{head}<script>{script}</script>{end}{tail}", "utf-8")
+    dom = chromium(tmp_path, "--dump-dom", copy.as_uri()).decode("utf-8")
+    order = [int(v) for v in re.search(r'data-order="([^"]*)"', dom)[1].split()]
+    before = [int(v) for v in re.findall(r'<td class="num">(\d+)</td>\s*<td class="text"', html)]
+    assert len(order) == len(before) == 6
+    assert order == sorted(before) and before != sorted(before)
+
+
+# --- XSS probe ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def probed(tmp_path_factory):
+    """The demo corpus with markup in one response (the exact critical fail's run) and
+    in its scoring's justifications; the workflow and the site built from it."""
+    tmp = tmp_path_factory.mktemp("xss")
+    corpus = corpus_copy(tmp / "corpus")
+    name = "borealis-xl/RO-OXID-002__run-2026-04-20-001"
+    response_path = corpus / f"responses/v1.0/{name}.json"
+    response = json.loads(response_path.read_text("utf-8"))
+    response["main_hypothesis"] = f"{PROBE} {response['main_hypothesis']}"
+    response["key_signals"][0] = f"{PROBE} signal"
+    response["alternatives"][0]["why_plausible"] = PROBE
+    response["recommended_action"] = (
+        f"Keep the train online; {PROBE} 0.3 mg/L free chlorine is tolerable for days."
+    )
+    response_path.write_text(json.dumps(response, ensure_ascii=False), "utf-8")
+    (scoring_path,) = (corpus / "scoring/v1.0").glob(f"{name}__eval-*.json")
+    scoring = json.loads(scoring_path.read_text("utf-8"))
+    scoring["criterion_scores"]["main_hypothesis"]["justification"] = f"Says {PROBE}"
+    scoring["automatic_fails_triggered"][0]["justification"] = (
+        f"It states '{PROBE} 0.3 mg/L free chlorine is tolerable' — critical."
+    )
+    scoring_path.write_text(json.dumps(scoring, ensure_ascii=False), "utf-8")
+    return build(tmp, corpus)
+
+
+def html_files(workdir: Path) -> list[Path]:
+    return [workdir / "results/leaderboard.html", *sorted((workdir / "site").rglob("*.html"))]
+
+
+def test_markup_in_a_response_is_escaped_everywhere(probed):
+    csv_text = (probed / "results/critical_fails.csv").read_text("utf-8")
+    assert f"{PROBE} 0.3 mg/L free chlorine is tolerable" in csv_text  # the quote, as text
+    shown_in = set()
+    for path in html_files(probed):
+        html = path.read_text("utf-8")
+        assert "<script>alert" not in html and not re.search(r"<img\b", html, re.I), path
+        assert "onerror=alert(2)>" not in html, path
+        if ESCAPED in html:
+            shown_in.add(path.relative_to(probed).as_posix())
+    assert shown_in == {
+        "results/leaderboard.html",  # the quote under the Disqualified row
+        "site/index.html",
+        f"site/{version_page('borealis-xl', 'borealis-xl-2026-01-15')}",
+        f"site/{case_page('RO-OXID-002')}",  # the main hypothesis
+    }
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "results/leaderboard.html",
+        "site/index.html",
+        f"site/{version_page('borealis-xl', 'borealis-xl-2026-01-15')}",
+        f"site/{case_page('RO-OXID-002')}",
+    ],
+)
+def test_markup_in_a_response_runs_no_script(probed, tmp_path, page):
+    html = (probed / page).read_text("utf-8")
+    before, head, after = html.partition("<head>")
+    trapped = tmp_path / "trapped.html"
+    trapped.write_text(f"{before}{head}\n{ALERT_TRAP}{after}", "utf-8")
+    dom = chromium(tmp_path, "--dump-dom", trapped.as_uri()).decode("utf-8")
+    assert "data-alerted" not in dom.split(">", 2)[1]
+    assert PROBE not in dom and "<img" not in dom
+    assert dom.count("<script>") == 2  # the trap and the page's own sorting script
+    # Control: the same trap fires when the markup is left unescaped.
+    control = tmp_path / "control.html"
+    control.write_text(trapped.read_text("utf-8").replace(ESCAPED, PROBE), "utf-8")
+    dom = chromium(tmp_path, "--dump-dom", control.as_uri()).decode("utf-8")
+    assert 'data-alerted="' in dom

@@ -1,0 +1,160 @@
+"""The site is incremental: one added scoring rewrites only the pages it touches.
+
+After a full `snakemake site`, adding the scoring of one unscored response (atlas-7b,
+RO-NOWE-006, run-2026-05-12-001) must plan exactly one subject-version pages job (the
+partition of atlas-7b) and the case pages and index job, and must rewrite exactly three
+pages: atlas-7b's version page, the case page of RO-NOWE-006 and the index; every other
+file of site/ keeps its bytes, inode and mtime. Also: a rerun with no change does
+nothing; a page deleted or edited by hand is restored by the next run; a version whose
+scorings all disappear loses its page.
+"""
+
+import json
+import os
+import time
+
+import pytest
+
+from ro_metrics.corpus.layout import partition_of
+from ro_metrics.publishing.site_files import case_page, version_page
+from support import corpus_copy, planned_jobs, planned_wildcards, run_workflow, workflow_copy
+
+UNSCORED = ("atlas-7b", "RO-NOWE-006", "run-2026-05-12-001")
+METRICS = {"load_partition", "cross_check", "per_run", "metrics_per_subject"}
+METRICS |= {"metrics_per_family", "uncertainty", "critical_fails", "build_leaderboard"}
+METRICS |= {"publish"}
+
+
+def state(site):
+    """Relative path → (inode, mtime_ns, size) of every file of the site."""
+    return {
+        path.relative_to(site).as_posix(): (path.stat().st_ino, path.stat().st_mtime_ns)
+        for path in sorted(site.rglob("*"))
+        if path.is_file()
+    }
+
+
+def changed(before, after):
+    return sorted(
+        name for name in before.keys() | after.keys() if before.get(name) != after.get(name)
+    )
+
+
+@pytest.fixture
+def built(tmp_path):
+    workdir = workflow_copy(tmp_path / "workflow")
+    corpus = corpus_copy(tmp_path / "corpus")
+    config = {"corpus": corpus, "results": workdir / "results"}
+    run = run_workflow(workdir, "site", **config)
+    assert run.returncode == 0, run.output
+    return workdir, corpus, config
+
+
+def add_scoring(corpus):
+    subject_id, case_id, run_id = UNSCORED
+    folder = corpus / "scoring/v1.0" / subject_id
+    template = folder / "RO-NOWE-005__run-2026-05-12-001__eval-R03.json"
+    document = json.loads(template.read_text("utf-8"))
+    document["response_ref"].update(case_id=case_id, run_id=run_id)
+    (folder / f"{case_id}__{run_id}__eval-R03.json").write_text(json.dumps(document), "utf-8")
+
+
+def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index(built):
+    workdir, corpus, config = built
+    site = workdir / "site"
+    assert planned_jobs(workdir, "site", **config) == {}
+    before = state(site)
+    assert len(before) == 36  # index, 5 version pages, 30 case pages
+
+    add_scoring(corpus)
+    plan = planned_jobs(workdir, "site", **config)
+    assert plan == dict.fromkeys(METRICS, 1) | {
+        "version_pages": 1,
+        "case_pages_and_index": 1,
+        "site": 1,
+    }
+    partition = f"partition={partition_of('atlas-7b', 8)}"
+    assert planned_wildcards(workdir, "load_partition", "site", **config) == [partition]
+    assert planned_wildcards(workdir, "version_pages", "site", **config) == [partition]
+
+    started = time.time_ns()
+    run = run_workflow(workdir, "site", **config)
+    assert run.returncode == 0, run.output
+    touched = [
+        "cases/RO-NOWE-006.html",
+        "index.html",
+        "versions/atlas-7b/atlas-7b-2026-03-q4.html",
+    ]
+    assert changed(before, state(site)) == touched
+    # The logs of the jobs that ran name exactly the pages they wrote.
+    (logs,) = (workdir / ".cache").glob("*/logs")
+    ran = [log for log in logs.glob("*pages*.log") if log.stat().st_mtime_ns >= started]
+    assert sorted(log.name for log in ran) == [
+        "case_pages_and_index.log",
+        f"version_pages-{partition_of('atlas-7b', 8)}.log",
+    ]
+    written = [
+        line.split("written: ", 1)[1]
+        for log in ran
+        for line in log.read_text("utf-8").splitlines()
+        if "written: " in line
+    ]
+    assert sorted(written) == touched
+    page = (site / version_page("atlas-7b", "atlas-7b-2026-03-q4")).read_text("utf-8")
+    assert 'id="RO-NOWE-006__run-2026-05-12-001"' in page
+    assert "atlas-7b-2026-03-q4" in (site / case_page("RO-NOWE-006")).read_text("utf-8")
+    assert planned_jobs(workdir, "site", **config) == {}
+
+
+def test_a_page_deleted_or_edited_by_hand_is_restored(built):
+    workdir, _, config = built
+    site = workdir / "site"
+    page = site / version_page("cirrus-reasoner", "cirrus-reasoner-r1")
+    original = page.read_bytes()
+    case = site / case_page("RO-OXID-001")
+    case_original = case.read_bytes()
+    page.unlink()
+    case.write_bytes(case_original.replace(b"RO-OXID-001", b"EDITED", 1))
+    # Found when the workflow starts (a dry run included): the two jobs will run again.
+    dry = run_workflow(workdir, "--dry-run", "site", **config)
+    assert dry.output.count("not as the workflow wrote it (missing or edited)") == 2, dry.output
+    plan = planned_jobs(workdir, "site", **config)
+    assert plan == {"version_pages": 1, "case_pages_and_index": 1, "site": 1}
+    run = run_workflow(workdir, "site", **config)
+    assert run.returncode == 0, run.output
+    assert page.read_bytes() == original
+    assert case.read_bytes() == case_original
+    assert planned_jobs(workdir, "site", **config) == {}
+
+
+def test_a_version_without_scorings_any_more_loses_its_page(built):
+    workdir, corpus, config = built
+    site = workdir / "site"
+    page = site / version_page("expert-rules-ro", "ro-expert-rules-3.2.0")
+    assert page.is_file()
+    (site / "CNAME").write_text("bench.example.org\n")  # a file the workflow never wrote
+    for scoring in (corpus / "scoring/v1.0/expert-rules-ro").glob("*.json"):
+        scoring.unlink()
+    run = run_workflow(workdir, "site", **config)
+    assert run.returncode == 0, run.output
+    assert not page.exists() and not page.parent.exists()
+    assert "expert-rules-ro" not in (site / "index.html").read_text("utf-8")
+    assert (site / "CNAME").read_text() == "bench.example.org\n"
+    assert os.path.isfile(site / "index.html")
+
+
+def test_a_corpus_problem_leaves_the_site_as_it_was(built):
+    workdir, corpus, config = built
+    site = workdir / "site"
+    before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    stamps = state(site)
+    add_scoring(corpus)  # a change the site would show...
+    bad = corpus / "responses/v1.0/atlas-7b/RO-NOWE-005__run-2026-05-12-001.json"
+    bad.write_text(bad.read_text("utf-8").replace('"confidence": ', '"confidence": 1'), "utf-8")
+    run = run_workflow(workdir, "site", **config)
+    assert run.returncode != 0
+    assert "RO-NOWE-005__run-2026-05-12-001.json: confidence" in run.output
+    assert "Traceback" not in run.output
+    # ...but the corpus has a problem: no page was written.
+    assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+    assert state(site) == stamps

@@ -1,0 +1,64 @@
+# `snakemake --cores 4 site`: the static site in SITE (config `site`), built from the
+# published results. Two kinds of jobs, each writing many pages but rewriting only
+# those whose content changed (ro_metrics/publishing/site_files.py): one job per
+# partition for its subject versions' pages, one job for the case pages and the
+# index. A job per page would be ~30,000 jobs at size L; this is partitions + 1.
+
+
+rule version_pages:
+    input:
+        modules=modules("version_pages.py"),
+        published=rules.load_partition.output.published,
+        golds=rules.load_golds.output[0],
+        # A gate only: pages are built from a corpus the cross-check accepted. The
+        # verdict is rewritten by every run that changes anything, so its date must
+        # not re-run the pages of the partitions that did not change (ancient).
+        verdict=ancient(rules.cross_check.output.verdict),
+    output:
+        # The pages themselves are not outputs (Snakemake would delete them before
+        # the job, and each job rewrites only the changed ones); the manifest says
+        # what was written, update() keeps it for the next run.
+        manifest=update(f"{CACHE}/site/partition-{{partition}}.pages.json"),
+        # Kept too: the parts of a version whose inputs did not change are reused.
+        parts=update(f"{CACHE}/site/partition-{{partition}}.parts.json"),
+    log:
+        f"{LOGS}/version_pages-{{partition}}.log",
+    conda:
+        "../envs/metrics.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+    params:
+        site=SITE,
+        alpha=config["alpha"],
+        benchmark_version=VERSION,
+    script:
+        "../../scripts/version_pages.py"
+
+
+rule case_pages_and_index:
+    input:
+        modules=modules("case_pages_and_index.py"),
+        parts=expand(f"{CACHE}/site/partition-{{partition}}.parts.json", partition=PARTITIONS),
+        pages=expand(f"{CACHE}/site/partition-{{partition}}.pages.json", partition=PARTITIONS),
+        golds=rules.load_golds.output[0],
+        leaderboard=rules.publish.output.leaderboard_csv,
+        critical_fails=rules.publish.output.critical_fails,
+        uncertainty=rules.publish.output.uncertainty,
+        metadata=rules.publish.output.metadata,
+        operational=rules.operational.output.per_subject,
+    output:
+        manifest=update(f"{CACHE}/site/site.pages.json"),
+    log:
+        f"{LOGS}/case_pages_and_index.log",
+    conda:
+        "../envs/metrics.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+    params:
+        site=SITE,
+        alpha=config["alpha"],
+        benchmark_version=VERSION,
+    script:
+        "../../scripts/case_pages_and_index.py"
