@@ -10,13 +10,13 @@ peak memory (summed RSS of the whole process tree, sampled) of:
 - noop: the same run again, nothing changed;
 - one_scoring: a rerun after adding one scoring to one subject;
 - one_gold: a rerun after changing one gold;
-- changes_step: after a snapshot, one added and one re-scored scoring, a rerun; the
-  time is that of the `changes` job alone (its process, sampled), the step that
-  compares the results with the snapshot.
 - site_cold: `snakemake site` once the results are up to date, with no site yet (the
   site's own cost: every subject-version page, case page and the index);
 - site_one_scoring: `snakemake site` after adding one scoring to an up-to-date site;
-  what the site adds to the rerun is this minus one_scoring (row site_added).
+  what the site adds to the rerun is this minus one_scoring (row site_added);
+- changes_step: after a snapshot, one added and one re-scored scoring, a rerun; the
+  time is that of the `changes` job alone (its process, sampled), the step that
+  compares the results with the snapshot.
 
 Medians go to a Markdown table (docs/benchmarks.md) and a CSV, with each scenario's
 ratio to the floor and the target it must meet, and the size of the site built.
