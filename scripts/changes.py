@@ -30,6 +30,7 @@ from ro_metrics.publishing.changes import (
 from ro_metrics.publishing.changes_report import csv_rows, markdown, page_section
 from ro_metrics.publishing.metadata import provenance
 from ro_metrics.publishing.snapshot import snapshot_dates
+from ro_metrics.publishing.translations import ENGLISH, SPANISH, language
 
 
 def current_results(smk) -> PublishedResults:
@@ -75,7 +76,10 @@ def main(smk) -> None:
             sys.exit(1)
     write_csv(smk.output.csv, CHANGES_COLUMNS, csv_rows(comparison))
     write_bytes_atomic(smk.output.md, markdown(comparison).encode("utf-8"))
-    write_changes_section(smk.output.section, ChangesSection(page_section(comparison)))
+    section = ChangesSection(
+        page_section(comparison, language(ENGLISH)), page_section(comparison, language(SPANISH))
+    )
+    write_changes_section(smk.output.section, section)
     log.info("compared with snapshot %s: %d change(s)", date or "(none)", len(comparison.changes))
 
 

@@ -3,7 +3,7 @@
 Writes coverage.csv and metadata.json from the cross-check's verdict and copies the
 staged CSVs of steps 2-4, criterion_scores.csv, input_files.csv, uncertainty.csv,
 critical_fails.csv, the changes report and the leaderboard (CSV, Markdown, and the page
-in English and in Spanish, the English one with the changes section put in). Each file
+in English and in Spanish, each with the changes section put in). Each file
 is replaced atomically (written beside it, then renamed), so a reader or a killed run never sees a
 half-written file, and results/ changes only after the whole set was computed.
 
@@ -38,13 +38,17 @@ def main(smk) -> None:
     verdict = read_verdict(smk.input.verdict)
     copied = ["per_run", "metrics_per_subject", "metrics_per_family", "uncertainty"]
     copied += ["criterion_scores", "input_files", "critical_fails", "changes_csv", "changes_md"]
-    copied += ["leaderboard_csv", "leaderboard_es_html", "leaderboard_md"]
+    copied += ["leaderboard_csv", "leaderboard_md"]
     for name in copied:
         write_bytes_atomic(smk.output[name], Path(smk.input[name]).read_bytes())
-    # The changes step runs beside the leaderboard's: its section joins the page here.
-    page = Path(smk.input.leaderboard_html).read_text("utf-8")
-    section = read_changes_section(smk.input.changes_section).html
-    write_bytes_atomic(smk.output.leaderboard_html, with_changes_section(page, section).encode())
+    # The changes step runs beside the leaderboard's: its section joins each page here.
+    section = read_changes_section(smk.input.changes_section)
+    for name, html in (
+        ("leaderboard_html", section.html),
+        ("leaderboard_es_html", section.html_es),
+    ):
+        page = Path(smk.input[name]).read_text("utf-8")
+        write_bytes_atomic(smk.output[name], with_changes_section(page, html).encode("utf-8"))
     for name, target in optional.items():
         if verdict.has_telemetry:
             write_bytes_atomic(target, Path(smk.input[name]).read_bytes())

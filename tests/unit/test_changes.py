@@ -30,6 +30,7 @@ from ro_metrics.publishing.changes import (
     read_snapshot,
 )
 from ro_metrics.publishing.changes_report import csv_rows, markdown, md, page_section
+from ro_metrics.publishing.translations import language
 from support import COMMITTED_RESULTS
 
 RUN = "run-2026-05-12-001"
@@ -571,6 +572,32 @@ def test_the_rescore_as_markdown_and_page_section(base):
     section = page_section(comparison)
     assert section.startswith('<section id="changes">\n<h2>Changes since the snapshot of')
     assert section.count("<tr>") == 2 + 3 + 2  # two header rows, five changes
+
+
+def test_the_spanish_page_section_translates_the_texts_not_the_values(base):
+    comparison = compare(base.published(), rescored(base).published(), "2026-05-16", "2026-05-17")
+    section = page_section(comparison, language("es"))
+    lines = section.split("\n")
+    assert lines[:5] == [
+        '<section id="changes">',
+        "<h2>Cambios desde la instantánea del 2026-05-16</h2>",
+        '<p class="meta">Los resultados del 2026-05-17 comparados con historico/2026-05-16/, '
+        "la instantánea más reciente con fecha anterior a ellos.</p>",
+        "<p>Entradas: evaluaciones 1 modificado(s) (11 ficheros ahora).</p>",
+        "<p>5 cambio(s): 3 de versiones de sujeto, 2 de ejecuciones.</p>",
+    ]
+    assert lines[5] == "<h3>Versiones de sujeto</h3>"
+    assert lines[6].startswith(
+        '<div class="table-wrap"><table class="changes"><thead><tr><th scope="col">sujeto</th>'
+        '<th scope="col">versión</th><th scope="col">cambio</th><th scope="col">campo</th>'
+        '<th scope="col">antes</th><th scope="col">ahora</th>'
+        '<th scope="col">fuera del IC 95 % anterior</th><th scope="col">causa</th>'
+    )
+    # The values are changes.csv's, as in the English section: numbers with their dot.
+    assert "<td>pass_rate</td><td>0.5</td><td>0.0</td><td>True</td>" in lines[6]
+    assert lines[7] == "<h3>Ejecuciones</h3>"
+    english = page_section(comparison).split("\n")
+    assert [line.count("<td") for line in lines] == [line.count("<td") for line in english]
 
 
 def test_a_new_critical_fail_disqualifies(base):

@@ -547,10 +547,26 @@ def assert_file_outcome(root: Path, relative: str, raw: bytes) -> list:
             ids = path_ids(relative)
             assert record[:3] == [ids["subject_id"], ids["case_id"], ids["run_id"]]
             if kind == "response":
-                assert record[3:] == [
+                assert record[3:6] == [
                     document["subject_version"],
                     document["confidence"],
                     document.get("track", "classic"),
+                ]
+                # The public fields the site and the critical-fail evidence are built from.
+                assert json.loads(record[6]) == [
+                    document["timestamp_utc"],
+                    document.get("served_model", ""),
+                    document.get("track", "classic"),
+                    document["confidence"],
+                    document["main_hypothesis"],
+                    document["key_signals"],
+                    [
+                        [item["hypothesis"], item["why_plausible"], item["why_discardable"]]
+                        for item in document["alternatives"]
+                    ],
+                    document["requested_data"],
+                    document["recommended_action"],
+                    document["decision_change_condition"],
                 ]
             else:
                 ref = document["response_ref"]
@@ -561,6 +577,15 @@ def assert_file_outcome(root: Path, relative: str, raw: bytes) -> list:
                 ]
                 assert record[6] == [document["criterion_scores"][c]["score"] for c in CRITERIA]
                 assert record[8] == document["correctness"]
+                # Public text only: the justifications, each fail without its reference.
+                assert json.loads(record[9]) == [
+                    [document["criterion_scores"][c]["justification"] for c in CRITERIA],
+                    [
+                        [fail["type"], fail["severity"], fail["justification"]]
+                        for fail in document["automatic_fails_triggered"]
+                    ],
+                ]
+                assert record[10] == document["evaluation_id"]
     if verdict == VALID:
         assert record is not None, f"valid file rejected: {problems}"
     if verdict == INVALID:

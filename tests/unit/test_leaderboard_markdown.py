@@ -8,7 +8,6 @@ import re
 
 from markdown_it import MarkdownIt
 
-from ro_metrics.formulas.ranking import CriticalFailEvidence
 from ro_metrics.publishing.leaderboard_markdown import md_text, render_markdown
 from ro_metrics.publishing.translations import language
 from support import COMMITTED_RESULTS
@@ -93,16 +92,34 @@ def test_the_ranking_shows_leaderboard_csv():
         assert cells[12] == expected["leaderboard_status"]
 
 
-def test_the_disqualified_version_lists_the_case_and_run_of_each_critical_fail():
+def test_the_disqualified_version_lists_each_critical_fail_with_its_evidence():
     evidence = tables(COMMITTED)[1]
-    per_run = read_csv("per_run.csv")
-    critical = [
-        [row["case_id"], row["run_id"], row["reviewer_id"]]
-        for row in per_run
-        if row["has_critical_fail"] == "True"
+    header = [text for text, _ in evidence[0]]
+    assert header == [
+        "Case",
+        "Run",
+        "Reviewer",
+        "Fail type",
+        "Response field",
+        "Match",
+        "What the model said (or the reviewer's words)",
     ]
-    assert len(critical) == 3
-    assert [[rendered_text(c) for _, c in row] for row in evidence[1:]] == critical
+    marks = {"exact": "exact", "close": "≈ close", "none": "no quote"}
+    expected = [
+        [
+            row["case_id"],
+            row["run_id"],
+            row["reviewer_id"],
+            row["fail_type"],
+            row["response_field"],
+            marks[row["match"]],
+            row["quote"] or f"Reviewer’s words: {row['reviewer_justification']}",
+        ]
+        for row in read_csv("critical_fails.csv")
+    ]
+    # The demo's four critical fails, one of each kind of match (two without a quote).
+    assert [row[5] for row in expected] == ["≈ close", "exact", "no quote", "no quote"]
+    assert [[rendered_text(c) for _, c in row] for row in evidence[1:]] == expected
     assert "### borealis-xl · borealis-xl-2026-01-15" in COMMITTED
 
 
@@ -154,7 +171,20 @@ def probe_markdown() -> str:
         uncertainty={},
         tracks={key: "classic"},
         registry={"probe-model": {"kind": "llm", "provider": PROBE, "description": PROBE + "\n"}},
-        evidence=[CriticalFailEvidence(*key, "RO-FOUL-001", "run-2026-05-12-001", "R01", PROBE)],
+        critical_fails=[
+            {
+                "subject_id": key[0],
+                "subject_version": key[1],
+                "case_id": "RO-FOUL-001",
+                "run_id": "run-2026-05-12-001",
+                "reviewer_id": "R01",
+                "fail_type": "generic",
+                "response_field": "recommended_action",
+                "quote": PROBE,
+                "match": "exact",
+                "reviewer_justification": "",
+            }
+        ],
         operational=[
             {
                 "subject_id": "probe-model",

@@ -95,27 +95,36 @@ def test_the_switch_links_the_two_editions(pages):
 
 def test_the_ranking_has_the_same_data_with_decimal_commas(pages):
     (spanish, _), (english, _) = pages
-    es_rows, en_rows = spanish.tables["leaderboard"], english.tables["leaderboard"]
+    # A Disqualified row is followed by a detail row (one cell: its critical fails).
+    es_rows, en_rows = (
+        [row for row in page.tables["leaderboard"] if len(row) > 1] for page in (spanish, english)
+    )
     # The sort values are the published texts in both editions: the same data.
     values = [[attrs.get("data-value") for _, attrs in row] for row in es_rows[1:]]
     assert values == [[attrs.get("data-value") for _, attrs in row] for row in en_rows[1:]]
     assert [text for text, _ in es_rows[0]] == [
         re.sub("<[^>]+>", "", ES[key])
-        for key in ("col_rank", "col_subject_version", "col_track", "col_status", "col_q_final",
-                    "col_pass_rate", "col_mean_clipped_score", "col_brier", "col_ece",
-                    "col_runs", "col_critical_fails")
+        for key in ("col_rank", "col_subject_version", "col_provider", "col_track", "col_status",
+                    "col_q_final", "col_pass_rate", "col_mean_clipped_score", "col_brier",
+                    "col_ece", "col_runs", "col_pass", "col_conditional", "col_fail",
+                    "col_critical_fails")
     ]  # fmt: skip
     for row, expected in zip(es_rows[1:], read_csv("leaderboard.csv"), strict=True):
         cells = [text for text, _ in row]
-        assert cells[4].startswith(f"{comma(expected['q_final'])} [v1.0]")
-        assert cells[5].startswith(f"{comma(expected['pass_rate'])} [v1.0]")
+        # The version is stated once, in the header: no "[v1.0]" after each number.
+        assert cells[5].startswith(comma(expected["q_final"])) and "[v1.0]" not in cells[5]
+        assert cells[6].startswith(comma(expected["pass_rate"]))
+        assert cells[11:14] == [expected[name] for name in ("n_pass", "n_conditional", "n_fail")]
         status = ES["status_eligible"] if expected["rank"] else ES["status_disqualified"]
-        assert cells[3].startswith(status)
+        assert cells[4].startswith(status)
         if expected["rank"]:
-            assert "IC 95 %" in cells[4]
-    # No number with a decimal point is left in what the tables show.
-    for rows in spanish.tables.values():
+            assert "IC 95 %" in cells[5]
+    # No number with a decimal point is left in what the tables show, but in the model's
+    # and the reviewer's own words (the evidence of a critical fail, quoted as written).
+    for name, rows in spanish.tables.items():
         for row in rows:
+            if name == "fails" or (name == "leaderboard" and len(row) == 1):
+                continue
             for text, _ in row:
                 assert not re.search(r"(?<![\w.-])\d+\.\d+(?![\w.-])", text), text
 
@@ -146,12 +155,14 @@ def test_the_operational_table_joins_the_csv_in_the_ranking_order(pages):
 def test_every_heading_and_caption_is_spanish(pages):
     (_, text), _ = pages
     for key in ("heading", "ranking_heading", "operational_heading", "subjects_heading",
-                "by_family_heading", "no_snapshot"):  # fmt: skip
+                "by_family_heading", "no_snapshot", "disqualified_heading",
+                "changes_title_none"):  # fmt: skip
         assert ES[key] in text, key
     for key in ("ranking_heading", "operational_heading", "subjects_heading", "by_family_heading",
                 "col_pass_rate", "col_mean_clipped_score", "col_critical_fails"):  # fmt: skip
         assert f">{EN[key]}<" not in text, key
     assert "Diagrama de fiabilidad" in text and "Reliability diagram" not in text
+    assert f"{ES['reviewer_words']}</span>" in text and EN["reviewer_words"] not in text
 
 
 def test_screenshot(tmp_path):

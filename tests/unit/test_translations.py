@@ -8,6 +8,8 @@ from html.parser import HTMLParser
 import pytest
 
 from ro_metrics.contracts.vocabulary import FAMILIES
+from ro_metrics.publishing.changes import SCOPES
+from ro_metrics.publishing.changes_report import INPUT_KINDS, SECTION_COLUMNS
 from ro_metrics.publishing.leaderboard_page import render_page
 from ro_metrics.publishing.translations import (
     ENGLISH,
@@ -23,11 +25,16 @@ CODE = [
     REPO / "scripts/ro_metrics/publishing/leaderboard_page.py",
     REPO / "scripts/ro_metrics/publishing/leaderboard_markdown.py",
     REPO / "scripts/leaderboard.py",
+    REPO / "scripts/ro_metrics/publishing/changes_report.py",
 ]
 # Keys the code builds instead of naming them literally.
 BUILT_KEYS = {f"family_{family}" for family in FAMILIES} | {
     f"col_{name}" for name in ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
 }
+BUILT_KEYS |= {f"changes_files_{status}" for status in ("added", "changed", "removed")}
+BUILT_KEYS |= {f"changes_kind_{kind}" for _, kind in INPUT_KINDS}
+BUILT_KEYS |= {f"changes_{part}_{scope}" for part in ("count", "section") for scope in SCOPES}
+BUILT_KEYS |= {f"changes_col_{name}" for names in SECTION_COLUMNS.values() for name in names}
 
 
 def placeholders(template: str) -> set[str]:
@@ -112,6 +119,9 @@ def test_the_page_holds_no_text_of_its_own(with_operational):
         "brier": "0.1",
         "ece": "0.1",
         "n_runs": "2",
+        "n_pass": "1",
+        "n_conditional": "1",
+        "n_fail": "0",
         "n_critical_fails": "0",
         "leaderboard_status": "Eligible",
     }
@@ -185,6 +195,25 @@ def test_the_page_holds_no_text_of_its_own(with_operational):
             for key in [("zzsubject", "zzversion"), ("zzsubject", "zzother")]
         },
         snapshots=["2026-05-01"],
+        critical_fails=[
+            {
+                "subject_id": "zzsubject",
+                "subject_version": "zzother",
+                "case_id": "zzcase",
+                "run_id": "zzrun",
+                "reviewer_id": "zzreviewer",
+                "fail_type": "zztype",
+                "response_field": field,
+                "quote": quote,
+                "match": match,
+                "reviewer_justification": "zzjustification",
+            }
+            for field, quote, match in [
+                ("zzfield", "zzquote", "exact"),
+                ("zzfield", "zzquote", "close"),
+                ("", "", "none"),
+            ]
+        ],
         operational=operational if with_operational else None,
         t=keys_as_labels(),
     )
@@ -192,6 +221,8 @@ def test_the_page_holds_no_text_of_its_own(with_operational):
     parser.feed(page)
     seen = " ".join(parser.parts)
     assert "⟦col_rank⟧" in seen and "⟦heading⟧" in seen
+    assert "⟦disqualified_heading⟧" in seen and "⟦match_close⟧" in seen
+    assert re.search(r"⟦reviewer_words⟧\s+zzjustification", seen)
     assert ("⟦operational_heading⟧" in seen) is with_operational
     data = r"zz\w+|FOUL|v1\.0|2026-05-\d\dT\d\d:\d\d:\d\dZ|2026-05-01"
     leftover = re.sub(rf"⟦\w*⟧|{data}|\d+(?:\.\d+)?", " ", seen)

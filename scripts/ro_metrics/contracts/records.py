@@ -284,9 +284,11 @@ class PerRunSummary:
 
 @dataclass(frozen=True)
 class ChangesSection:
-    """The leaderboard page's section on what changed since a snapshot (HTML)."""
+    """The leaderboard pages' section on what changed since a snapshot (HTML), in each
+    language of the pages."""
 
-    html: str
+    html: str  # English (leaderboard.html)
+    html_es: str  # Spanish (leaderboard.es.html)
 
 
 @dataclass(frozen=True)

@@ -4,58 +4,43 @@ All three say the same (publishing/changes.py computes it): which snapshot the
 results were compared with, what happened to the input files, and one line per
 value that moved with its cause, in the order of changes.csv (parameters, golds,
 subject versions, runs; each by its key). No clock: the same comparison gives the
-same bytes.
+same bytes. The texts around the values come from the language files
+(publishing/i18n/<code>.json): changes.md is in English, the page's section in the
+page's language; the values (ids, old and new values, causes) are changes.csv's.
 """
 
 from html import escape
 
 from ro_metrics.contracts.tables import CHANGES_COLUMNS
 from ro_metrics.publishing.changes import SCOPES, Change, Comparison
+from ro_metrics.publishing.translations import ENGLISH, Language, language
 
 # The page shows this many run-level lines; changes.csv and changes.md have all.
 PAGE_RUN_LINES = 200
-SECTION_TITLES = {
-    "parameter": "Parameters and workflow",
-    "gold": "Golds",
-    "version": "Subject versions",
-    "run": "Runs",
-}
-SCOPE_NOUNS = {
-    "parameter": "of parameters or workflow",
-    "gold": "of golds",
-    "version": "of subject versions",
-    "run": "of runs",
-}
-# Columns of each section: (heading, Change field).
+# Columns of each section: (label of its heading, Change field).
 SECTION_COLUMNS = {
-    "parameter": [("field", "field"), ("old", "old"), ("new", "new"), ("cause", "cause")],
-    "gold": [
-        ("case", "case_id"),
-        ("field", "field"),
-        ("old", "old"),
-        ("new", "new"),
-        ("cause", "cause"),
-    ],
+    "parameter": ["field", "old", "new", "cause"],
+    "gold": ["case_id", "field", "old", "new", "cause"],
     "version": [
-        ("subject", "subject_id"),
-        ("version", "subject_version"),
-        ("change", "change"),
-        ("field", "field"),
-        ("old", "old"),
-        ("new", "new"),
-        ("outside old 95 % CI", "outside_old_ci95"),
-        ("cause", "cause"),
+        "subject_id",
+        "subject_version",
+        "change",
+        "field",
+        "old",
+        "new",
+        "outside_old_ci95",
+        "cause",
     ],
     "run": [
-        ("subject", "subject_id"),
-        ("version", "subject_version"),
-        ("case", "case_id"),
-        ("run", "run_id"),
-        ("change", "change"),
-        ("field", "field"),
-        ("old", "old"),
-        ("new", "new"),
-        ("cause", "cause"),
+        "subject_id",
+        "subject_version",
+        "case_id",
+        "run_id",
+        "change",
+        "field",
+        "old",
+        "new",
+        "cause",
     ],
 }
 INPUT_KINDS = (
@@ -64,6 +49,7 @@ INPUT_KINDS = (
     ("responses/", "responses"),
     ("scoring/", "scorings"),
 )
+ENGLISH_LABELS = language(ENGLISH)
 
 
 def csv_rows(comparison: Comparison) -> list[list[str]]:
@@ -71,67 +57,60 @@ def csv_rows(comparison: Comparison) -> list[list[str]]:
     return [list(change) for change in comparison.changes]
 
 
-def title(comparison: Comparison) -> str:
+def title(comparison: Comparison, t: Language = ENGLISH_LABELS) -> str:
     if comparison.snapshot_date is None:
-        return "Changes since the last snapshot"
-    return f"Changes since the snapshot of {comparison.snapshot_date}"
+        return t("changes_title_none")
+    return t("changes_title", date=comparison.snapshot_date)
 
 
-def lead(comparison: Comparison) -> str:
+def lead(comparison: Comparison, t: Language = ENGLISH_LABELS) -> str:
     """What was compared with what (plain text)."""
     if comparison.snapshot_date is None:
         if comparison.since:
-            return (
-                f"No earlier snapshot: historico/ has none dated on or before "
-                f"{comparison.since} (changes_since); nothing to compare."
-            )
-        return (
-            f"No earlier snapshot: historico/ has none dated before "
-            f"{comparison.current_date}; nothing to compare."
-        )
+            return t("changes_lead_none_since", since=comparison.since)
+        return t("changes_lead_none", date=comparison.current_date)
     which = (
-        f"the newest snapshot dated on or before {comparison.since} (changes_since)"
-        if comparison.since
-        else "the newest snapshot dated before them"
+        t("changes_which_since", since=comparison.since) if comparison.since else t("changes_which")
     )
-    return (
-        f"The results of {comparison.current_date} compared with "
-        f"historico/{comparison.snapshot_date}/, {which}."
+    return t(
+        "changes_lead",
+        current=comparison.current_date,
+        snapshot=comparison.snapshot_date,
+        which=which,
     )
 
 
-def inputs_text(comparison: Comparison) -> str:
+def inputs_text(comparison: Comparison, t: Language = ENGLISH_LABELS) -> str:
     """What happened to the input files (plain text); "" without a snapshot."""
     inputs = comparison.inputs
     if inputs is None:
         return ""
     if inputs.same_inputs:
-        return f"Inputs: no input file changed ({inputs.n_files} files, same digest)."
+        return t("changes_inputs_same", n_files=inputs.n_files)
     if inputs.status is None:
-        return (
-            "Inputs: the inputs digest differs; which files changed is unknown (the "
-            "snapshot records no per-file digests)."
-        )
+        return t("changes_inputs_unknown")
     parts = []
     for prefix, kind in INPUT_KINDS:
         found = {"added": 0, "changed": 0, "removed": 0}
         for path, status in inputs.status.items():
             if path.startswith(prefix):
                 found[status] += 1
-        moved = [f"{count} {status}" for status, count in found.items() if count]
+        moved = [t(f"changes_files_{status}", n=count) for status, count in found.items() if count]
         if moved:
-            parts.append(f"{kind} {', '.join(moved)}")
-    return f"Inputs: {'; '.join(parts)} ({inputs.n_files} files now)."
+            parts.append(f"{t(f'changes_kind_{kind}')} {', '.join(moved)}")
+    return t("changes_inputs", parts="; ".join(parts), n_files=inputs.n_files)
 
 
-def summary_text(comparison: Comparison) -> str:
+def summary_text(comparison: Comparison, t: Language = ENGLISH_LABELS) -> str:
     if comparison.snapshot_date is None:
         return ""
     if not comparison.changes:
-        return "No change: every published value is the same as in the snapshot."
+        return t("changes_none")
     scopes = [change.scope for change in comparison.changes]
-    counts = [f"{scopes.count(scope)} {SCOPE_NOUNS[scope]}" for scope in SCOPES if scope in scopes]
-    return f"{len(comparison.changes)} change(s): {', '.join(counts)}."
+    counts = [
+        t(f"changes_count_{scope}", n=scopes.count(scope)) for scope in SCOPES if scope in scopes
+    ]
+    return t("changes_summary", n=len(comparison.changes), counts=", ".join(counts))
 
 
 def _by_scope(changes: list[Change]) -> dict[str, list[Change]]:
@@ -177,9 +156,9 @@ def markdown(comparison: Comparison) -> str:
         if not changes:
             continue
         columns = SECTION_COLUMNS[scope]
-        rows = [[getattr(change, name) for _, name in columns] for change in changes]
-        lines += [f"## {SECTION_TITLES[scope]}", ""]
-        lines += _md_table([heading for heading, _ in columns], rows)
+        rows = [[getattr(change, name) for name in columns] for change in changes]
+        lines += [f"## {ENGLISH_LABELS(f'changes_section_{scope}')}", ""]
+        lines += _md_table([ENGLISH_LABELS(f"changes_col_{name}") for name in columns], rows)
         lines.append("")
     return "\n".join(lines)
 
@@ -203,13 +182,14 @@ def _html_table(headings: list[str], rows: list[list[str]]) -> str:
     )
 
 
-def page_section(comparison: Comparison) -> str:
-    """The page's section: as changes.md, the run lines cut at PAGE_RUN_LINES."""
+def page_section(comparison: Comparison, t: Language = ENGLISH_LABELS) -> str:
+    """The page's section in language t: as changes.md, the run lines cut at
+    PAGE_RUN_LINES."""
     parts = [
-        f'<section id="changes">\n<h2>{escape(title(comparison))}</h2>',
-        f'<p class="meta">{escape(lead(comparison))}</p>',
+        f'<section id="changes">\n<h2>{escape(title(comparison, t))}</h2>',
+        f'<p class="meta">{escape(lead(comparison, t))}</p>',
     ]
-    for paragraph in (inputs_text(comparison), summary_text(comparison)):
+    for paragraph in (inputs_text(comparison, t), summary_text(comparison, t)):
         if paragraph:
             parts.append(f"<p>{escape(paragraph)}</p>")
     if not comparison.changes:
@@ -219,13 +199,11 @@ def page_section(comparison: Comparison) -> str:
             continue
         columns = SECTION_COLUMNS[scope]
         shown = changes[:PAGE_RUN_LINES] if scope == "run" else changes
-        rows = [[getattr(change, name) for _, name in columns] for change in shown]
-        parts.append(f"<h3>{escape(SECTION_TITLES[scope])}</h3>")
-        parts.append(_html_table([heading for heading, _ in columns], rows))
+        rows = [[getattr(change, name) for name in columns] for change in shown]
+        parts.append(f"<h3>{escape(t(f'changes_section_{scope}'))}</h3>")
+        parts.append(_html_table([t(f"changes_col_{name}") for name in columns], rows))
         if len(shown) < len(changes):
-            parts.append(
-                f'<p class="note">The first {len(shown)} of {len(changes)} run-level '
-                "changes; all are in changes.csv and changes.md beside this page.</p>"
-            )
+            note = t("changes_run_lines_note", shown=len(shown), total=len(changes))
+            parts.append(f'<p class="note">{escape(note)}</p>')
     parts.append("</section>")
     return "\n".join(parts)
