@@ -8,9 +8,10 @@ a unique marker, runs everything the workflow can produce — the published file
 (critical_fails.csv included), the leaderboard page and its diagrams, the static site,
 a snapshot, `verify`, Snakemake's report — and searches every file written (also
 inside the report's base64-embedded files) for the marker. The scorings are marked
-too: every fail's `reference` (it restates the gold's rule), every
-`justification_long` (premium) and a member the schema leaves open get markers of
-their own, which must reach no output either.
+too: every fail's `reference` (it restates the gold's rule) and every
+`justification_long` (premium) get markers of their own, which must reach no output
+either. (A member the schemas do not name is refused at load: every object of the
+schemas is closed, tests/workflow/test_validation_parity.py.)
 """
 
 import base64
@@ -23,7 +24,6 @@ from support import ONE_PARTITION, corpus_copy, run_workflow, workflow_copy
 MARKER = "LEAKPROBE-7f3c9a"
 REFERENCE_MARKER = "REFPROBE-2b81d0"
 PREMIUM_MARKER = "PREMIUMPROBE-c4e7a2"
-UNNAMED_MARKER = "UNNAMEDPROBE-95d1f3"
 PUBLIC = {"case_id", "family", "benchmark_version", "case_type"}
 ENUMS = {"severity"}  # values fixed by the schema, not prose
 BLOCK = re.compile(r"(```json[^\n]*\n)(.*?)(\n```)", re.S)
@@ -57,7 +57,6 @@ def mark_scoring(document: dict) -> dict:
         fail["reference"] = f"{REFERENCE_MARKER} {fail['reference']}"
     for criterion in document["criterion_scores"].values():
         criterion["justification_long"] = f"{PREMIUM_MARKER} " + "an extended justification " * 3
-        criterion["internal_note"] = UNNAMED_MARKER
     return document
 
 
@@ -92,7 +91,7 @@ def test_a_marked_gold_reaches_no_output_log_cache_snapshot_or_report(tmp_path):
     for target in ("all", "site", "snapshot", "verify"):
         run = run_workflow(workdir, target, **config)
         assert run.returncode == 0, run.output
-        for marker in (MARKER, REFERENCE_MARKER, PREMIUM_MARKER, UNNAMED_MARKER):
+        for marker in (MARKER, REFERENCE_MARKER, PREMIUM_MARKER):
             assert marker not in run.output
     report = run_workflow(workdir, "--report", "report.html", **config)
     assert report.returncode == 0, report.output
@@ -105,9 +104,7 @@ def test_a_marked_gold_reaches_no_output_log_cache_snapshot_or_report(tmp_path):
     assert any("historico" in path.parts for path in files)
     assert any(path.suffix == ".svg" for path in files)
     assert any(path.suffix == ".log" for path in files)
-    needles = [
-        m.encode("ascii") for m in (MARKER, REFERENCE_MARKER, PREMIUM_MARKER, UNNAMED_MARKER)
-    ]
+    needles = [m.encode("ascii") for m in (MARKER, REFERENCE_MARKER, PREMIUM_MARKER)]
     report_parts = embedded((workdir / "report.html").read_bytes())
     assert any(b"leaderboard" in part for part in report_parts)  # decoding really works
     for path in files:

@@ -273,7 +273,10 @@ def test_index_shows_the_leaderboard_and_the_critical_fails(site, results):
         )
         assert f'href="{anchor}"' in index
         if fail["match"] == "none":
-            assert f'<span class="reviewer-words">{escape(fail["reviewer_justification"])}' in index
+            assert (
+                '<span class="reviewer-words"><span class="reviewer-label">Reviewer’s words:'
+                f"</span> {escape(fail['reviewer_justification'])}"
+            ) in index
         else:
             assert f'<q class="quote">{escape(fail["quote"])}</q>' in index
     # The one close fail is marked twice: under its row, and in the section (the third

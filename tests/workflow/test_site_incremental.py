@@ -22,7 +22,7 @@ from support import corpus_copy, planned_jobs, planned_wildcards, run_workflow, 
 UNSCORED = ("atlas-7b", "RO-NOWE-006", "run-2026-05-12-001")
 METRICS = {"load_partition", "cross_check", "per_run", "metrics_per_subject"}
 METRICS |= {"metrics_per_family", "uncertainty", "critical_fails", "build_leaderboard"}
-METRICS |= {"publish"}
+METRICS |= {"changes", "publish"}
 
 
 def state(site):
@@ -56,6 +56,8 @@ def add_scoring(corpus):
     template = folder / "RO-NOWE-005__run-2026-05-12-001__eval-R03.json"
     document = json.loads(template.read_text("utf-8"))
     document["response_ref"].update(case_id=case_id, run_id=run_id)
+    # An evaluation_id of its own: a duplicate is refused (validation-rules.md).
+    document["evaluation_id"] = f"eval-{subject_id}-{case_id}-{run_id}-R03"
     (folder / f"{case_id}__{run_id}__eval-R03.json").write_text(json.dumps(document), "utf-8")
 
 
