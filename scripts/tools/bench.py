@@ -99,10 +99,12 @@ def measure(command: list[str], cwd: Path, job: str = "") -> tuple[float, float,
     children): on a machine other work keeps busy it is a steadier measure than the
     wall time, which also counts the time spent waiting for a core. With `job`, the
     seconds are those between the first and the last sample in which a descendant
-    process runs a script of that name (a Snakemake script job).
+    process runs a script of that name (a Snakemake script job), and the CPU seconds
+    those of that job's processes at their last sample.
     """
     peak = 0
     job_seen = []
+    job_cpu = {}  # pid → user + system seconds at its last sample
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     process = subprocess.Popen(
@@ -116,8 +118,11 @@ def measure(command: list[str], cwd: Path, job: str = "") -> tuple[float, float,
         try:
             tree = [root, *root.children(recursive=True)]
             peak = max(peak, sum(_rss(p) for p in tree))
-            if job and any(_runs_script(p, job) for p in tree):
+            running = [p for p in tree if job and _runs_script(p, job)]
+            if running:
                 job_seen.append(time.perf_counter())
+                for p in running:
+                    job_cpu[p.pid] = _cpu_seconds(p, job_cpu.get(p.pid, 0.0))
         except psutil.NoSuchProcess:
             pass
         time.sleep(SAMPLE_SECONDS)
@@ -131,7 +136,17 @@ def measure(command: list[str], cwd: Path, job: str = "") -> tuple[float, float,
         if not job_seen:
             raise RuntimeError(f"no {job} job ran:\n{''.join(output)[-3000:]}")
         wall = job_seen[-1] - job_seen[0] + SAMPLE_SECONDS
+        cpu = sum(job_cpu.values())
     return wall, peak / 2**20, "".join(output), cpu
+
+
+def _cpu_seconds(process: psutil.Process, last: float) -> float:
+    """User + system seconds of a process so far (`last` if it has just ended)."""
+    try:
+        times = process.cpu_times()
+    except (psutil.NoSuchProcess, psutil.AccessDenied):
+        return last
+    return times.user + times.system
 
 
 def _runs_script(process: psutil.Process, name: str) -> bool:

@@ -558,47 +558,23 @@ def version_changes(old, new, runs, workflow, inputs) -> list[Change]:
             if registry in ("added", "changed"):
                 cause += f"; {REGISTRY} {registry}"
             changes.append(
-                Change(
-                    "version",
-                    "added",
-                    *key,
-                    "",
-                    "",
-                    "leaderboard_status",
-                    "",
-                    after["leaderboard_status"],
-                    "",
-                    cause,
+                _version_change(
+                    "added", key, "leaderboard_status", "", after["leaderboard_status"], cause
                 )
             )
             if after["rank"]:
                 changes.append(
-                    Change(
-                        "version",
-                        "changed",
-                        *key,
-                        "",
-                        "",
-                        "rank",
-                        "",
-                        after["rank"],
-                        "",
-                        "version added",
-                    )
+                    _version_change("changed", key, "rank", "", after["rank"], "version added")
                 )
             continue
         if after is None:
             n_removed = sum(change.change == "removed" for change in own)
             changes.append(
-                Change(
-                    "version",
+                _version_change(
                     "removed",
-                    *key,
-                    "",
-                    "",
+                    key,
                     "leaderboard_status",
                     before["leaderboard_status"],
-                    "",
                     "",
                     f"its scored runs removed ({n_removed})",
                 )
@@ -606,46 +582,34 @@ def version_changes(old, new, runs, workflow, inputs) -> list[Change]:
             continue
         if before["leaderboard_status"] != after["leaderboard_status"]:
             changes.append(
-                Change(
-                    "version",
+                _version_change(
                     "changed",
-                    *key,
-                    "",
-                    "",
+                    key,
                     "leaderboard_status",
                     before["leaderboard_status"],
                     after["leaderboard_status"],
-                    "",
                     _status_cause(after["leaderboard_status"], own, workflow),
                 )
             )
         if before["rank"] != after["rank"]:
             changes.append(
-                Change(
-                    "version",
+                _version_change(
                     "changed",
-                    *key,
-                    "",
-                    "",
+                    key,
                     "rank",
                     before["rank"],
                     after["rank"],
-                    "",
                     _rank_cause(key, before, after, old_rows, new_rows),
                 )
             )
         if old_ties[key] != new_ties[key]:
             changes.append(
-                Change(
-                    "version",
+                _version_change(
                     "changed",
-                    *key,
-                    "",
-                    "",
+                    key,
                     "tie_group",
                     _group_text(old_groups[key]),
                     _group_text(new_groups[key]),
-                    "",
                     _tie_cause(before, after, old_ties[key], new_ties[key]),
                 )
             )
@@ -660,20 +624,24 @@ def version_changes(old, new, runs, workflow, inputs) -> list[Change]:
                     value < float(interval["ci_low"]) or value > float(interval["ci_high"])
                 )
             changes.append(
-                Change(
-                    "version",
+                _version_change(
                     "changed",
-                    *key,
-                    "",
-                    "",
+                    key,
                     metric,
                     before[metric],
                     after[metric],
-                    outside,
                     _metric_cause(metric, own, alpha, workflow),
+                    outside=outside,
                 )
             )
     return changes
+
+
+def _version_change(
+    change: str, key, field: str, old: str, new: str, cause: str, *, outside: str = ""
+) -> Change:
+    """A row of scope "version" (no case, no run)."""
+    return Change("version", change, *key, "", "", field, old, new, outside, cause)
 
 
 def _group_text(group) -> str:
