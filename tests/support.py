@@ -279,6 +279,23 @@ CHROMIUM_FLAGS = [
 CHROMIUM_TIMEOUT = 90
 
 
+# Markup a probe puts into corpus or registry text: it must show escaped everywhere.
+PROBE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+# Put first into a page, it records any alert() on <html data-alerted>.
+ALERT_TRAP = (
+    "<script>window.alert = function (m) {"
+    " document.documentElement.setAttribute('data-alerted', String(m)); };</script>"
+)
+
+
+def with_alert_trap(html: str, destination: Path) -> Path:
+    """A copy of a page whose first script records any alert() on <html data-alerted>."""
+    before, head, after = html.partition("<head>")
+    assert head
+    destination.write_text(f"{before}{head}\n{ALERT_TRAP}{after}", "utf-8")
+    return destination
+
+
 def require_chromium(*, module_level: bool = False) -> None:
     """Skip without Chromium on a developer's machine; in CI (CI set) it must be there."""
     if CHROMIUM.exists():

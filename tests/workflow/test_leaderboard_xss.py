@@ -8,38 +8,26 @@ tests/unit/test_leaderboard_browser.py.)
 """
 
 import re
-from pathlib import Path
 
 import pytest
 import yaml
 
 from support import (
     ONE_PARTITION,
+    PROBE,
     corpus_copy,
     dump_dom,
     read_csv,
     require_chromium,
     run_workflow,
     subject_sections,
+    with_alert_trap,
     workflow_copy,
 )
 
 require_chromium(module_level=True)
 
-PROBE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
 PROBE_SUBJECT = "atlas-7b"
-ALERT_TRAP = (
-    "<script>window.alert = function (m) {"
-    " document.documentElement.setAttribute('data-alerted', String(m)); };</script>"
-)
-
-
-def with_alert_trap(html: str, destination: Path) -> Path:
-    """A copy of a page whose first script records any alert() on <html data-alerted>."""
-    before, head, after = html.partition("<head>")
-    assert head
-    destination.write_text(f"{before}{head}\n{ALERT_TRAP}{after}", "utf-8")
-    return destination
 
 
 def with_description(registry: str, subject_id: str, description: str) -> str:

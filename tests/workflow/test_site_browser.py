@@ -21,7 +21,15 @@ from pathlib import Path
 import pytest
 
 from ro_metrics.publishing.site_files import case_page, version_page
-from support import chromium, corpus_copy, require_chromium, run_workflow, workflow_copy
+from support import (
+    PROBE,
+    chromium,
+    corpus_copy,
+    require_chromium,
+    run_workflow,
+    with_alert_trap,
+    workflow_copy,
+)
 
 require_chromium(module_level=True)
 
@@ -32,12 +40,7 @@ PAGES = {
     "case": f"site/{case_page('RO-FOUL-001')}",
     "leaderboard": "results/leaderboard.html",
 }
-PROBE = "<script>alert(1)</script><img src=x onerror=alert(2)>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
-ALERT_TRAP = (
-    "<script>window.alert = function (m) {"
-    " document.documentElement.setAttribute('data-alerted', String(m)); };</script>"
-)
 
 
 def build(tmp: Path, corpus: Path) -> Path:
@@ -207,10 +210,7 @@ def test_markup_in_a_response_is_escaped_everywhere(probed):
     ],
 )
 def test_markup_in_a_response_runs_no_script(probed, tmp_path, page):
-    html = (probed / page).read_text("utf-8")
-    before, head, after = html.partition("<head>")
-    trapped = tmp_path / "trapped.html"
-    trapped.write_text(f"{before}{head}\n{ALERT_TRAP}{after}", "utf-8")
+    trapped = with_alert_trap((probed / page).read_text("utf-8"), tmp_path / "trapped.html")
     dom = chromium(tmp_path, "--dump-dom", trapped.as_uri()).decode("utf-8")
     assert "data-alerted" not in dom.split(">", 2)[1]
     assert PROBE not in dom and "<img" not in dom
