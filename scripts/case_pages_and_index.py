@@ -35,7 +35,7 @@ from ro_metrics.publishing.site_pages import render_case_page, render_index
 def main(smk) -> None:
     log = step_logger("case_pages_and_index", smk.log[0])
     alpha, version = smk.params.alpha, smk.params.benchmark_version
-    code = code_fingerprint(smk.input.modules, alpha, version)
+    code = code_fingerprint([smk.input.modules], alpha, version)
     writer = PageWriter(Path(smk.params.site), smk.output.manifest, code)
     golds = read_golds_summary(smk.input.golds).golds
     versions = sorted(

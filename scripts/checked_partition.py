@@ -26,8 +26,9 @@ def main(smk) -> None:
     partition = smk.wildcards.partition
     current = fingerprint(
         [smk.params.corpus, smk.params.benchmark_version, str(smk.params.max_file_bytes)],
-        # The modules include this script (its Snakemake copy differs at every run).
-        [smk.input.response_schema, smk.input.scoring_schema, *smk.input.modules],
+        # The code stamp: the digests of this script and its modules (not the script's
+        # Snakemake copy, which differs at every run).
+        [smk.input.response_schema, smk.input.scoring_schema, smk.input.modules],
     )
     cache = {}
     if Path(smk.output.files).is_file():

@@ -47,15 +47,21 @@ from ro_metrics.formulas.ranking import (
 from ro_metrics.publishing.leaderboard_markdown import render_markdown
 from ro_metrics.publishing.leaderboard_page import render_page
 from ro_metrics.publishing.reliability_diagram import (
+    DiagramRequest,
     DiagramText,
     diagram_key,
     diagram_name,
+    draw_missing,
     inline,
     prune_diagrams,
     reliability_svg,
 )
 from ro_metrics.publishing.snapshot import earlier_snapshots
 from ro_metrics.publishing.translations import ENGLISH, SPANISH, language
+
+
+def diagram_text(t) -> DiagramText:
+    return DiagramText(t("diagram_xlabel"), t("diagram_ylabel"), t("decimal_mark"))
 
 
 def main(smk) -> None:
@@ -96,13 +102,23 @@ def main(smk) -> None:
         "critical_fails": read_table(smk.input.critical_fails, CRITICAL_FAIL_COLUMNS),
     }
     used = set()
-    for code, output in ((ENGLISH, smk.output.html), (SPANISH, smk.output.html_es)):
+    editions = ((ENGLISH, smk.output.html), (SPANISH, smk.output.html_es))
+    requests = {
+        (code, key): DiagramRequest(
+            bins,
+            " · ".join(key),
+            hashlib.sha256("\t".join(key).encode("utf-8")).hexdigest()[:12],
+            diagram_text(language(code)),
+        )
+        for code, _ in editions
+        for key, bins in calibration.items()
+    }
+    drawn = draw_missing(list(requests.values()), smk.params.diagram_cache, smk.threads)
+    for code, output in editions:
         t = language(code)
-        words = DiagramText(t("diagram_xlabel"), t("diagram_ylabel"), t("decimal_mark"))
         diagrams = {}
         for key, bins in calibration.items():
-            salt = hashlib.sha256("\t".join(key).encode("utf-8")).hexdigest()[:12]
-            title = " · ".join(key)
+            bins, title, salt, words = requests[code, key]
             svg = reliability_svg(bins, title, salt, smk.params.diagram_cache, words)
             used.add(diagram_key(bins, title, salt, words))
             if code == ENGLISH:
@@ -127,9 +143,10 @@ def main(smk) -> None:
     # What publish records in metadata.json (the snapshot rule dates a snapshot by it).
     write_leaderboard_summary(smk.output.summary, LeaderboardSummary(last_update))
     log.info(
-        "leaderboard of %d subject versions written (%d diagrams per language, %s)",
+        "leaderboard of %d subject versions written (%d diagrams per language, %d drawn, %s)",
         len(ordered),
         len(calibration),
+        drawn,
         "with the operational table" if operational is not None else "no telemetry",
     )
 

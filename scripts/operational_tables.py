@@ -32,17 +32,10 @@ from ro_metrics.corpus.telemetry import (
 from ro_metrics.formulas.operational import operational_rows
 
 
-def code_fingerprint(paths) -> str:
-    """The cached file checks are valid only for this code (the modules include this script)."""
-    digest = hashlib.sha256()
-    for path in paths:
-        digest.update(Path(path).read_bytes())
-    return digest.hexdigest()
-
-
 def main(smk) -> None:
     log = step_logger("operational", smk.log[0])
-    fingerprint = code_fingerprint(smk.input.modules)
+    # The cached file checks are valid only for this code: its stamp's digests.
+    fingerprint = hashlib.sha256(Path(smk.input.modules).read_bytes()).hexdigest()
     cache = {}
     if Path(smk.output.files).is_file():
         previous = read_json(smk.output.files)

@@ -2,12 +2,15 @@
 
 - scripts/ro_metrics is layered (contracts → formulas → corpus → publishing): a module
   imports only from its own layer or the layers before it, never a rule script;
-- each rule lists as inputs its script and every library module the script imports,
-  directly or not (so that editing one re-runs the rule), and that list is the one
-  Python's own import scanner (modulefinder) finds.
+- each rule takes as input the code stamp of its script and every library module the
+  script imports, directly or not (so that editing one re-runs the rule), and that
+  list is the one Python's own import scanner (modulefinder) finds; the stamp changes
+  when one of them does, and only then.
 """
 
 import ast
+import hashlib
+import json
 import re
 from modulefinder import ModuleFinder
 from pathlib import Path
@@ -15,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from ro_metrics import LAYERS
-from ro_metrics.module_graph import script_modules
+from ro_metrics import module_graph
+from ro_metrics.module_graph import CodeGraph, script_modules
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = REPO / "scripts"
@@ -168,3 +172,78 @@ def test_no_sys_path_manipulation_outside_common_smk():
                     if re.search(r"sys\.path\.(insert|append|extend)|sys\.path\s*=", line):
                         places.append(str(path.relative_to(REPO)))
     assert places == ["workflow/rules/common.smk"]
+
+
+def stamp_package(root: Path) -> Path:
+    """A scripts folder with a rule script importing a two-module package."""
+    (root / "ro_metrics" / "formulas").mkdir(parents=True)
+    (root / "ro_metrics" / "__init__.py").write_text("")
+    (root / "ro_metrics" / "formulas" / "__init__.py").write_text("")
+    (root / "ro_metrics" / "formulas" / "a.py").write_text("from ro_metrics.formulas import b\n")
+    (root / "ro_metrics" / "formulas" / "b.py").write_text("X = 1\n")
+    (root / "unrelated.py").write_text("Y = 2\n")
+    (root / "step.py").write_text("from ro_metrics.formulas.a import b\n")
+    return root / "step.py"
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_code_stamp_lists_each_file_the_script_runs_with_its_digest(tmp_path):
+    script = stamp_package(tmp_path / "scripts")
+    scripts = script.parent
+    stamp = Path(CodeGraph(scripts).stamp(script, tmp_path / "code/step.txt", write=True))
+    files = [
+        "ro_metrics/__init__.py",
+        "ro_metrics/formulas/__init__.py",
+        "ro_metrics/formulas/a.py",
+        "ro_metrics/formulas/b.py",
+        "step.py",
+    ]
+    assert stamp.read_text("utf-8") == "".join(
+        f"{sha256_of(scripts / name)}  {name}\n" for name in files
+    )
+
+
+def test_code_stamp_is_rewritten_only_when_a_module_of_the_script_changes(tmp_path):
+    script = stamp_package(tmp_path / "scripts")
+    index = tmp_path / "code/imports.json"
+    stamp_file = tmp_path / "code/step.txt"
+
+    def stamp():
+        # A new graph per start of the workflow, as common.smk makes one.
+        path = Path(CodeGraph(script.parent, index).stamp(script, stamp_file, write=True))
+        return path.read_text("utf-8"), path.stat().st_mtime_ns
+
+    first, first_time = stamp()
+    (script.parent / "unrelated.py").write_text("Y = 3\n")
+    assert stamp() == (first, first_time)
+    (script.parent / "ro_metrics/formulas/b.py").write_text("X = 2\n")
+    second, _ = stamp()
+    assert second != first
+    assert second.splitlines()[3] == (
+        f"{sha256_of(script.parent / 'ro_metrics/formulas/b.py')}  ro_metrics/formulas/b.py"
+    )
+    # A job process of a cluster run reads the stamp, never writes it.
+    (script.parent / "ro_metrics/formulas/b.py").write_text("X = 3\n")
+    CodeGraph(script.parent, index).stamp(script, stamp_file, write=False)
+    assert stamp_file.read_text("utf-8") == second
+
+
+def test_code_graph_parses_only_files_it_has_not_seen(tmp_path, monkeypatch):
+    script = stamp_package(tmp_path / "scripts")
+    index = tmp_path / "code/imports.json"
+    CodeGraph(script.parent, index).stamp(script, tmp_path / "code/step.txt", write=True)
+    # One entry per content: the two empty __init__.py files share one.
+    assert len(json.loads(index.read_text("utf-8"))) == 4
+
+    parsed = []
+    real_parse = module_graph.ast.parse
+    monkeypatch.setattr(
+        module_graph.ast, "parse", lambda source, **kw: parsed.append(kw) or real_parse(source)
+    )
+    (script.parent / "ro_metrics/formulas/b.py").write_text("from ro_metrics.formulas import a\n")
+    graph = CodeGraph(script.parent, index)
+    assert [Path(p).name for p in graph.modules(script)][-2:] == ["b.py", "step.py"]
+    assert [Path(kw["filename"]).name for kw in parsed] == ["b.py"]

@@ -14,7 +14,15 @@ from ro_metrics.corpus.cross_check import resolve_tracks
 from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas.ranking import ranked, tie_groups
 from ro_metrics.publishing.leaderboard_page import render_page
-from ro_metrics.publishing.reliability_diagram import diagram_name
+from ro_metrics.publishing.reliability_diagram import (
+    DiagramRequest,
+    DiagramText,
+    diagram_key,
+    diagram_name,
+    draw,
+    draw_missing,
+    reliability_svg,
+)
 from ro_metrics.publishing.snapshot import earlier_snapshots
 from support import COMMITTED_RESULTS, DEMO_CORPUS
 
@@ -266,3 +274,20 @@ def test_committed_page_shows_intervals_and_tie_groups():
         page,
     )
     assert labels == [("1", "2", "1"), ("1", "2", "1"), ("3", "4", "2"), ("3", "4", "2")]
+
+
+def test_diagrams_drawn_in_parallel_are_those_drawn_one_by_one(tmp_path):
+    words = DiagramText("Confidence", "Accuracy", ",")
+    requests = [
+        DiagramRequest(((1, 2, Fraction(7, 100), Fraction(1, 2)),), "atlas · a1", "0a1", words),
+        DiagramRequest(((10, 3, Fraction(39, 40), Fraction(2, 3)),), "fjord · f2", "0f2", words),
+        DiagramRequest(((4, 1, Fraction(3, 10), Fraction(1)),), "zeta · z3", "0z3", words),
+    ]
+    parallel, alone = tmp_path / "parallel", tmp_path / "alone"
+    assert draw_missing(requests, parallel, workers=2) == 3
+    assert draw_missing(requests, parallel, workers=2) == 0  # all in the cache now
+    for request in requests:
+        key = diagram_key(*request)
+        expected = draw(*request[:3], alone, request.words)
+        assert (parallel / f"{key}.svg").read_text("utf-8") == expected
+        assert reliability_svg(*request[:3], parallel, request.words) == expected

@@ -20,6 +20,8 @@ def workdir(tmp_path_factory):
         ("benchmark_version=v1", "Invalid configuration: benchmark_version: 'v1' does not match"),
         ("benchmark_version=v9.9", "Invalid configuration: benchmark_version: no schemas for v9.9"),
         ("partitions=0", "Invalid configuration: partitions: 0 is less than the minimum of 1"),
+        ("partitions=257", "Invalid configuration: partitions: 257 is greater than the maximum"),
+        ("partitions=many", "Invalid configuration: partitions: 'many' does not match '^auto$'"),
         (
             "corpus=/no/such/corpus",
             "Invalid configuration: corpus: /no/such/corpus is not a folder",

@@ -5,6 +5,7 @@ import re
 from support import (
     COMMITTED_RESULTS,
     DEMO_CORPUS,
+    EIGHT_PARTITIONS,
     PUBLISHED,
     REPO,
     run_workflow,
@@ -29,6 +30,7 @@ def test_every_job_submitted_on_its_own_gives_the_same_results(tmp_path):
         corpus=DEMO_CORPUS,
         results=workdir / "out",
         local_aggregates="false",
+        **EIGHT_PARTITIONS,
     )
     assert run.returncode == 0, run.output
     submitted = re.findall(r"Submitted job \d+ with external jobid 'local-\d+'", run.output)
@@ -44,7 +46,13 @@ def test_every_job_submitted_on_its_own_gives_the_same_results(tmp_path):
 def test_slurm_profile_gives_the_load_jobs_their_resources(tmp_path):
     workdir = workflow_copy(tmp_path / "workflow")
     run = run_workflow(
-        workdir, "--profile", "profiles/slurm", "--dry-run", corpus=DEMO_CORPUS, results="out"
+        workdir,
+        "--profile",
+        "profiles/slurm",
+        "--dry-run",
+        corpus=DEMO_CORPUS,
+        results="out",
+        **EIGHT_PARTITIONS,
     )
     assert run.returncode == 0, run.output
     plans = re.findall(r"^rule (\w+):\n(?:    .*\n)*?    resources: (.*)$", run.output, re.M)

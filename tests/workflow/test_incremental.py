@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from ro_metrics.corpus.layout import partition_of
-from support import corpus_copy, plan, planned_jobs, run_workflow, workflow_copy
+from support import EIGHT_PARTITIONS, corpus_copy, plan, planned_jobs, run_workflow, workflow_copy
 
 AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
 AGGREGATES |= {"uncertainty", "critical_fails", "build_leaderboard", "changes", "publish", "all"}
@@ -19,7 +19,7 @@ UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
 def ran_once(tmp_path):
     workdir = workflow_copy(tmp_path / "workflow")
     corpus = corpus_copy(tmp_path / "corpus")
-    config = {"corpus": corpus, "results": workdir / "results"}
+    config = {"corpus": corpus, "results": workdir / "results", **EIGHT_PARTITIONS}
     run = run_workflow(workdir, **config)
     assert run.returncode == 0, run.output
     return workdir, corpus, config

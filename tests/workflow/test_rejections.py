@@ -587,8 +587,8 @@ def test_every_problem_is_reported_in_one_run(workdir, tmp_path):
     # Independent problems in different files: each must be reported.
     wanted = {"confidence-101", "unknown-severity", "gold-block-twice", "version-not-registered"}
     chosen = [case for case in REJECTIONS if case[0] in wanted]
-    # The workflow's partitions (8): the problems come from several load jobs.
-    rejected = rejected_run(workdir, tmp_path, [case[1] for case in chosen], partitions=None)
+    # 8 partitions: the problems come from several load jobs.
+    rejected = rejected_run(workdir, tmp_path, [case[1] for case in chosen], partitions=8)
     assert_rejected(rejected, [case[2] for case in chosen], [case[3] for case in chosen])
     assert len(rejected.problems()) > len(chosen)  # the gold's scorings are reported too
 

@@ -17,7 +17,14 @@ import pytest
 
 from ro_metrics.corpus.layout import partition_of
 from ro_metrics.publishing.site_files import case_page, version_page
-from support import corpus_copy, planned_jobs, planned_wildcards, run_workflow, workflow_copy
+from support import (
+    EIGHT_PARTITIONS,
+    corpus_copy,
+    planned_jobs,
+    planned_wildcards,
+    run_workflow,
+    workflow_copy,
+)
 
 UNSCORED = ("atlas-7b", "RO-NOWE-006", "run-2026-05-12-001")
 METRICS = {"load_partition", "cross_check", "per_run", "metrics_per_subject"}
@@ -44,7 +51,7 @@ def changed(before, after):
 def built(tmp_path):
     workdir = workflow_copy(tmp_path / "workflow")
     corpus = corpus_copy(tmp_path / "corpus")
-    config = {"corpus": corpus, "results": workdir / "results"}
+    config = {"corpus": corpus, "results": workdir / "results", **EIGHT_PARTITIONS}
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
     return workdir, corpus, config

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
+from snakemake.persistence import PersistenceBase
 from snakemake.utils import validate
 
 # The one sys.path entry of the project: the parse-time imports below (manifests,
@@ -12,8 +13,8 @@ from snakemake.utils import validate
 # scripts/ from Snakemake's script preamble, tests from pyproject's pythonpath.
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
-from ro_metrics.corpus.layout import partition_ids, refresh_manifests
-from ro_metrics.module_graph import script_modules
+from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
+from ro_metrics.module_graph import CodeGraph
 from ro_metrics.publishing.snapshot import snapshot_dates
 from ro_metrics.publishing.site_files import drop_outdated_manifests
 from ro_metrics.publishing.stale_lock import record_lock_owner, recover_stale_lock
@@ -52,16 +53,8 @@ RESULTS = config["results"].rstrip("/")
 # The static site (`snakemake site`); not a published result, never committed.
 SITE = str(Path(config["site"]).absolute())
 VERSION = config["benchmark_version"]
-PARTITIONS = partition_ids(config["partitions"])
 SCHEMAS = f"{workflow.basedir}/system/schemas/{VERSION}"
 MAX_FILE_BYTES = int(config["max_file_mib"] * 2**20)
-
-
-def modules(script):
-    """A step's script and every library module it imports, directly or not: inputs, so
-    that editing any of them re-runs the step (Snakemake's own code trigger follows
-    only the script named by `script:`). Derived from the imports, never listed."""
-    return script_modules(f"{workflow.basedir}/scripts/{script}")
 
 
 # One cache folder per (corpus, results, version): runs on other corpora never
@@ -71,6 +64,7 @@ _CACHE_KEY = hashlib.sha256(
 ).hexdigest()[:16]
 CACHE = f"{config['cache'].rstrip('/')}/{_CACHE_KEY}"
 MANIFESTS = f"{CACHE}/manifests"
+CODE = CodeGraph(Path(workflow.basedir) / "scripts", Path(f"{CACHE}/code/imports.json"))
 LOGS = f"{CACHE}/logs"
 # Every step writes here; `publish` copies the set to RESULTS once all succeeded.
 STAGED = f"{CACHE}/staged"
@@ -89,14 +83,29 @@ if not Path(CORPUS).is_dir():
 if not Path(SCHEMAS).is_dir():
     configuration_error(f"benchmark_version: no schemas for {VERSION} in system/schemas/")
 
-# Job processes (cluster executors) reuse the manifests the main process wrote.
+# Job processes (cluster executors) reuse the manifests the main process wrote, and
+# the partitions it chose.
 if workflow.is_main_process:
-    refresh_manifests(Path(CORPUS), VERSION, config["partitions"], Path(MANIFESTS))
+    PARTITIONS = refresh_manifests(Path(CORPUS), VERSION, config["partitions"], Path(MANIFESTS))
+else:
+    PARTITIONS = recorded_partitions(Path(MANIFESTS))
     # A site page deleted or edited by hand: its job must run again to restore it.
     for message in drop_outdated_manifests(
         Path(SITE), sorted(Path(f"{CACHE}/site").glob("*.pages.json"))
     ):
         print(message, file=sys.stderr)
+
+
+def modules(script):
+    """The code stamp of a step: its script and every library module it imports,
+    directly or not, with their digests (ro_metrics/module_graph.py). An input, so that
+    editing any of them re-runs the step (Snakemake's own code trigger follows only the
+    script named by `script:`). Derived from the imports, never listed."""
+    return CODE.stamp(
+        f"{workflow.basedir}/scripts/{script}",
+        Path(f"{CACHE}/code/{Path(script).stem}.txt"),
+        write=workflow.is_main_process,
+    )
 
 
 def snapshot_metadata_files(wildcards=None):
@@ -117,6 +126,25 @@ if config["changes_since"]:
             f"changes_since: no snapshot in {HISTORY}/ is dated on or before "
             f"{config['changes_since']} (snapshots: {', '.join(_dates) or 'none'})"
         )
+
+
+def hash_params_without_pandas(persistence_class):
+    """Compare params with Snakemake's builtin serializer, without importing pandas.
+
+    To record and compare each job's params (the `params` rerun trigger), Snakemake
+    picks a serializer that imports pandas whenever pandas is installed, only to hash
+    DataFrame params: 0.3 s of every run, a no-op included, in this environment (where
+    the changes step needs pandas). Our params are numbers, strings and a dict of
+    paths, for which that serializer returns the builtin one's text (repr): the
+    recorded params and their comparison are unchanged. Applied only if Snakemake
+    still has both (pinned 9.27; a later version keeps its own behaviour).
+    """
+    chooser = getattr(persistence_class, "_serialize_param", None)
+    if isinstance(chooser, property) and hasattr(persistence_class, "_serialize_param_builtin"):
+        persistence_class._serialize_param = property(lambda self: self._serialize_param_builtin)
+
+
+hash_params_without_pandas(PersistenceBase)
 
 
 def shorten_rate_limiter_timer(settings):

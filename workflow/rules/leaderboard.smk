@@ -32,7 +32,8 @@ rule build_leaderboard:
         f"{LOGS}/build_leaderboard.log",
     conda:
         "../envs/metrics.yaml"
-    threads: 1
+    # The diagrams missing from the cache are drawn on this many processes.
+    threads: 2
     resources:
         mem_mb=1024,
     params:

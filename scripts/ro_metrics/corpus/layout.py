@@ -6,12 +6,21 @@ paths (``responses.tsv``): adding or changing a scoring rewrites neither, so it 
 reruns that step, and a telemetry change touches no partition.
 
 A corpus is partitioned by subject folder: every subject folder (under both
-``responses/<version>/`` and ``scoring/<version>/``) belongs to one of a fixed
-number of partitions chosen by a stable hash of its name. Each partition has a
-small manifest (path, size, mtime of every entry) that is rewritten only when
-its content changes, so Snakemake re-runs only the load jobs whose files changed.
+``responses/<version>/`` and ``scoring/<version>/``) belongs to one of a number of
+partitions chosen by a stable hash of its name. Each partition has a small manifest
+(path, size, mtime of every entry) that is rewritten only when its content changes,
+so Snakemake re-runs only the load jobs whose files changed.
+
+The number is the configuration's, or with ``partitions: auto`` sized to the corpus:
+one partition per FILES_PER_PARTITION response and scoring files, rounded up to a
+power of two, at most AUTO_MAX_PARTITIONS. Each load job costs a fixed ~0.25 s
+(a process, Snakemake's script preamble) and re-reading an unchanged file costs a
+stat, so a small corpus is best read by one job and a large one by enough jobs to
+keep every core busy. Powers of two: a growing corpus changes its partitions (and
+re-reads them once) only when it doubles.
 """
 
+import math
 import os
 import zlib
 from dataclasses import dataclass
@@ -71,6 +80,18 @@ def gold_path(benchmark_version, case_id) -> str:
     return f"{golds_dir(benchmark_version)}/{case_id}_gold.md"
 
 
+FILES_PER_PARTITION = 16_000
+AUTO_MAX_PARTITIONS = 8
+# What refresh_manifests writes for the processes that do not scan (cluster jobs).
+PARTITION_COUNT = "partitions.txt"
+
+
+def auto_partitions(n_files: int) -> int:
+    """The number of partitions for a corpus of n_files responses and scorings."""
+    needed = max(1, math.ceil(n_files / FILES_PER_PARTITION))
+    return min(AUTO_MAX_PARTITIONS, 1 << (needed - 1).bit_length())
+
+
 def partition_ids(n_partitions: int) -> list[str]:
     width = len(str(n_partitions - 1))
     return [f"{index:0{width}d}" for index in range(n_partitions)]
@@ -125,8 +146,23 @@ def _scan_folder(root: str, relative: str, skip: frozenset) -> list[str]:
 
 def scan_partitions(root: Path, version: str, n_partitions: int) -> dict[str, list[str]]:
     """Manifest lines of every response and scoring entry, grouped by partition."""
-    ids = partition_ids(n_partitions)
-    partitions = {pid: [] for pid in ids}
+    return group_partitions(scan_subject_folders(root, version), n_partitions)
+
+
+def group_partitions(subjects: dict[str, list[str]], n_partitions: int) -> dict[str, list[str]]:
+    """The manifest lines of each subject folder, grouped by partition and sorted."""
+    partitions = {pid: [] for pid in partition_ids(n_partitions)}
+    for name, lines in subjects.items():
+        partitions[partition_of(name, n_partitions)].extend(lines)
+    for lines in partitions.values():
+        lines.sort()
+    return partitions
+
+
+def scan_subject_folders(root: Path, version: str) -> dict[str, list[str]]:
+    """Manifest lines of every response and scoring entry, by subject folder name (an
+    entry directly under responses/ or scoring/ counts as a folder of its own name)."""
+    subjects: dict[str, list[str]] = {}
     for top, skip in (
         (responses_dir(version), frozenset({RUNNER_ERRORS_FOLDER})),
         (scoring_dir(version), frozenset()),
@@ -138,16 +174,14 @@ def scan_partitions(root: Path, version: str, n_partitions: int) -> dict[str, li
                 if _is_ignored(item.name):
                     continue
                 relative = f"{top}/{item.name}"
-                lines = partitions[partition_of(item.name, n_partitions)]
+                lines = subjects.setdefault(item.name, [])
                 if _leaves(root, item):
                     lines.append(_line(OUTSIDE, relative))
                 elif item.is_dir():
                     lines.extend(_scan_folder(str(root), relative, skip))
                 else:
                     lines.append(_line(FILE, relative, item.stat()))
-    for lines in partitions.values():
-        lines.sort()
-    return partitions
+    return subjects
 
 
 def scan_golds(root: Path, version: str) -> list[str]:
@@ -225,12 +259,33 @@ def read_manifest(path: Path) -> list[Entry]:
     return entries
 
 
-def refresh_manifests(root: Path, version: str, n_partitions: int, manifest_dir: Path) -> None:
-    """Bring every manifest of the corpus up to date (called when the DAG is built)."""
-    partitions = scan_partitions(root, version, n_partitions)
+def refresh_manifests(
+    root: Path, version: str, partitions: int | str, manifest_dir: Path
+) -> list[str]:
+    """Bring every manifest of the corpus up to date (called when the DAG is built);
+    the partitions' ids. `partitions`: their number, or "auto" (sized to the corpus)."""
+    subjects = scan_subject_folders(root, version)
+    n_partitions = (
+        auto_partitions(sum(len(lines) for lines in subjects.values()))
+        if partitions == "auto"
+        else int(partitions)
+    )
+    ids = partition_ids(n_partitions)
+    partitions = group_partitions(subjects, n_partitions)
     for pid, lines in partitions.items():
         write_manifest(manifest_dir / f"partition-{pid}.tsv", lines)
+    # Manifests of another partitioning would only mislead whoever reads the folder.
+    for stale in sorted(manifest_dir.glob("partition-*.tsv")):
+        if stale.name[len("partition-") : -len(".tsv")] not in ids:
+            stale.unlink()
+    write_manifest(manifest_dir / PARTITION_COUNT, [f"{n_partitions}\n"])
     write_manifest(manifest_dir / "responses.tsv", response_paths(partitions, version))
     write_manifest(manifest_dir / "telemetry.tsv", scan_telemetry(root))
     write_manifest(manifest_dir / "golds.tsv", scan_golds(root, version))
     write_manifest(manifest_dir / "layout.tsv", scan_layout(root, version))
+    return ids
+
+
+def recorded_partitions(manifest_dir: Path) -> list[str]:
+    """The partitions' ids as the last refresh_manifests chose them."""
+    return partition_ids(int((Path(manifest_dir) / PARTITION_COUNT).read_text("utf-8")))

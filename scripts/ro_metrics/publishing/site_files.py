@@ -80,8 +80,8 @@ def digest_of(*parts: bytes) -> str:
 
 
 def code_fingerprint(modules, *parameters) -> str:
-    """What every page of a job depends on besides its data: the code (the job's
-    modules) and its parameters."""
+    """What every page of a job depends on besides its data: the code (the job's code
+    stamp, module_graph.py) and its parameters."""
     digest = hashlib.sha256("\n".join(str(p) for p in parameters).encode("utf-8"))
     for path in modules:
         digest.update(Path(path).read_bytes())

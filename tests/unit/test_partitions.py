@@ -1,0 +1,63 @@
+"""How the corpus is split for loading: the partition count `auto` chooses, and the
+manifests that record it."""
+
+import pytest
+
+from ro_metrics.corpus.layout import (
+    auto_partitions,
+    partition_of,
+    read_manifest,
+    recorded_partitions,
+    refresh_manifests,
+)
+
+
+@pytest.mark.parametrize(
+    ("n_files", "expected"),
+    [
+        (0, 1),
+        (726, 1),  # the benchmark's real size (12 × 31 × 1: 372 responses, 354 scorings)
+        (16_000, 1),
+        (16_001, 2),
+        (29_551, 2),  # size M
+        (32_000, 2),
+        (32_001, 4),
+        (64_001, 8),
+        (175_801, 8),  # size L
+        (10_000_000, 8),
+    ],
+)
+def test_auto_partitions_one_per_16000_files_as_a_power_of_two_up_to_8(n_files, expected):
+    assert auto_partitions(n_files) == expected
+
+
+def make_corpus(root, subjects: dict[str, int]):
+    """`subjects`: name → number of responses (each scored once)."""
+    for name, count in subjects.items():
+        for kind in ("responses", "scoring"):
+            folder = root / kind / "v1.0" / name
+            folder.mkdir(parents=True, exist_ok=True)
+            for index in range(count):
+                (folder / f"RO-NOWE-{index:03d}__run-1.json").write_text("{}")
+
+
+def test_refresh_manifests_records_the_partitions_and_drops_those_of_another_count(tmp_path):
+    corpus, manifests = tmp_path / "corpus", tmp_path / "manifests"
+    make_corpus(corpus, {"atlas-7b": 3, "fjord-13b": 2, "zephyr-2b": 1})
+
+    ids = refresh_manifests(corpus, "v1.0", 8, manifests)
+    assert ids == ["0", "1", "2", "3", "4", "5", "6", "7"]
+    assert recorded_partitions(manifests) == ids
+    # Every file in the manifest of its subject's partition, sorted.
+    files = sorted(path.relative_to(corpus).as_posix() for path in corpus.rglob("*.json"))
+    for pid in ids:
+        listed = [entry.path for entry in read_manifest(manifests / f"partition-{pid}.tsv")]
+        assert listed == [path for path in files if partition_of(path.split("/")[2], 8) == pid]
+
+    # auto: 12 files, one partition holding every entry, sorted; no other manifest left.
+    assert refresh_manifests(corpus, "v1.0", "auto", manifests) == ["0"]
+    assert recorded_partitions(manifests) == ["0"]
+    assert sorted(path.name for path in manifests.glob("partition-*.tsv")) == ["partition-0.tsv"]
+    paths = [entry.path for entry in read_manifest(manifests / "partition-0.tsv")]
+    assert len(paths) == 12 and paths == sorted(paths)
+    assert (manifests / "partitions.txt").read_text("utf-8") == "1\n"
