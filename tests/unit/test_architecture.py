@@ -17,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ro_metrics import LAYERS
-from ro_metrics import module_graph
+from ro_metrics import LAYERS, module_graph
 from ro_metrics.module_graph import CodeGraph, script_modules
 
 REPO = Path(__file__).resolve().parents[2]
