@@ -1,8 +1,13 @@
-"""How the corpus is split for loading: the partition count `auto` chooses, and the
-manifests that record it."""
+"""How the corpus is split for loading: the partition count `auto` chooses, the
+manifests that record it, and the inputs digest that does not depend on it."""
+
+import hashlib
+from types import SimpleNamespace
 
 import pytest
 
+from ro_metrics.contracts.records import InputDigest
+from ro_metrics.corpus.cross_check import digests_of_groups
 from ro_metrics.corpus.layout import (
     auto_partitions,
     partition_of,
@@ -61,3 +66,18 @@ def test_refresh_manifests_records_the_partitions_and_drops_those_of_another_cou
     paths = [entry.path for entry in read_manifest(manifests / "partition-0.tsv")]
     assert len(paths) == 12 and paths == sorted(paths)
     assert (manifests / "partitions.txt").read_text("utf-8") == "1\n"
+
+
+def test_inputs_digest_groups_do_not_depend_on_the_load_partitions():
+    atlas = InputDigest("responses/v1.0/atlas-7b/RO-NOWE-001__run-1.json", "ab")
+    fjord = InputDigest("scoring/v1.0/fjord-13b/RO-NOWE-001__run-1__eval-R01.json", "cd")
+    zephyr = InputDigest("responses/v1.0/zephyr-2b/RO-NOWE-002__run-1.json", "ef")
+    empty = hashlib.sha256(b"").hexdigest()
+    # CRC-32 mod 8: atlas-7b and zephyr-2b in group 1, fjord-13b in group 0.
+    expected = [empty] * 8
+    expected[0] = hashlib.sha256(f"{fjord.path}\tcd\n".encode()).hexdigest()
+    expected[1] = hashlib.sha256(f"{atlas.path}\tab\n{zephyr.path}\tef\n".encode()).hexdigest()
+    one_partition = [SimpleNamespace(file_digests=[atlas, zephyr, fjord])]
+    three_partitions = [SimpleNamespace(file_digests=[z]) for z in (zephyr, fjord, atlas)]
+    assert digests_of_groups(one_partition) == expected
+    assert digests_of_groups(three_partitions) == expected
