@@ -3,9 +3,10 @@
 Assembles one page per case of the benchmark from the rows the subject-version pages
 jobs rendered (records.VersionParts), and the index from the published leaderboard,
 critical fails and intervals, the operational table (a corpus with telemetry) and the
-versions' rows of the matrix, into the site folder, writing only the pages whose
-content changed (ro_metrics.publishing.site_files.PageWriter). A case page is assembled
-again only if one of its parts changed. Its manifest lists every page of the site (the
+versions' rows of the matrix, in every language's edition (English at the site root,
+Spanish under es/), into the site folder, writing only the pages whose content changed
+(ro_metrics.publishing.site_files.PageWriter). A case page is assembled again only if
+one of its parts changed. Its manifest lists every page of the site (the
 subject-version pages jobs' too), so a page that is no longer rendered (a version
 without scored runs now) is removed.
 """
@@ -28,14 +29,15 @@ from ro_metrics.publishing.site_files import (
     case_page,
     code_fingerprint,
     digest_of,
+    edition_page,
 )
-from ro_metrics.publishing.site_pages import render_case_page, render_index
+from ro_metrics.publishing.site_pages import EDITIONS, render_case_page, render_index
 
 
 def main(smk) -> None:
     log = step_logger("case_pages_and_index", smk.log[0])
     alpha, version = smk.params.alpha, smk.params.benchmark_version
-    code = code_fingerprint([smk.input.modules], alpha, version)
+    code = code_fingerprint([smk.input.modules, *smk.input.translations], alpha, version)
     writer = PageWriter(Path(smk.params.site), smk.output.manifest, code)
     golds = read_golds_summary(smk.input.golds).golds
     versions = sorted(
@@ -45,36 +47,42 @@ def main(smk) -> None:
 
     for case_id in sorted(golds):
         parts = [v.cases[case_id] for v in versions if case_id in v.cases]
-        page = case_page(case_id)
         inputs = digest_of(
             code.encode("ascii"),
             json_bytes([golds[case_id], [part.digest for part in parts]]),
         )
-        if writer.is_current(page, inputs):
-            continue
-        html = render_case_page(
-            case_id=case_id, gold=golds[case_id], parts=parts, benchmark_version=version
-        )
-        writer.write(page, inputs, html.encode("utf-8"))
+        for language_code, t in EDITIONS.items():
+            page = edition_page(case_page(case_id), language_code)
+            if writer.is_current(page, inputs):
+                continue
+            html = render_case_page(
+                case_id=case_id, gold=golds[case_id], parts=parts, benchmark_version=version, t=t
+            )
+            writer.write(page, inputs, html.encode("utf-8"))
 
     board = read_table(smk.input.leaderboard, LEADERBOARD_COLUMNS)
-    matrix_rows = {(v.subject_id, v.subject_version): v.matrix_row for v in versions}
-    index = render_index(
-        benchmark_version=version,
-        alpha=alpha,
-        last_update=read_json(smk.input.metadata)["newest_scoring_utc"],
-        rows=board,
-        tie_groups=tie_groups(board),
-        uncertainty=read_uncertainty(smk.input.uncertainty),
-        tracks={(r["subject_id"], r["subject_version"]): r["track"] for r in board},
-        providers={r["subject_id"]: r["provider"] for r in board},
-        critical_fails=read_table(smk.input.critical_fails, CRITICAL_FAIL_COLUMNS),
-        case_ids=sorted(golds),
-        matrix_rows=[matrix_rows[(r["subject_id"], r["subject_version"])] for r in board],
+    index_data = {
+        "benchmark_version": version,
+        "alpha": alpha,
+        "last_update": read_json(smk.input.metadata)["newest_scoring_utc"],
+        "rows": board,
+        "tie_groups": tie_groups(board),
+        "uncertainty": read_uncertainty(smk.input.uncertainty),
+        "tracks": {(r["subject_id"], r["subject_version"]): r["track"] for r in board},
+        "providers": {r["subject_id"]: r["provider"] for r in board},
+        "critical_fails": read_table(smk.input.critical_fails, CRITICAL_FAIL_COLUMNS),
+        "case_ids": sorted(golds),
         # Without telemetry the operational step writes the header only: no section.
-        operational=read_table(smk.input.operational, OPERATIONAL_SUBJECT_COLUMNS) or None,
-    )
-    writer.write(INDEX, "", index.encode("utf-8"))
+        "operational": read_table(smk.input.operational, OPERATIONAL_SUBJECT_COLUMNS) or None,
+    }
+    parts_of = {(v.subject_id, v.subject_version): v for v in versions}
+    for language_code, t in EDITIONS.items():
+        matrix_rows = [
+            parts_of[(r["subject_id"], r["subject_version"])].matrix_row[language_code]
+            for r in board
+        ]
+        index = render_index(**index_data, matrix_rows=matrix_rows, t=t)
+        writer.write(edition_page(INDEX, language_code), "", index.encode("utf-8"))
 
     written = list(writer.written)
     for path in smk.input.pages:
@@ -86,7 +94,8 @@ def main(smk) -> None:
     for page in removed:
         log.info("removed: %s", page)
     message = (
-        f"site: {len(written)} of {len(golds) + 1} case pages and index rewritten, "
+        f"site: {len(written)} of {(len(golds) + 1) * len(EDITIONS)} case pages and "
+        "indexes rewritten, "
         f"{len(removed)} page(s) removed; {len(writer.pages)} pages in {smk.params.site}"
     )
     log.info(message)

@@ -1,14 +1,15 @@
 """Rule version_pages (one job per partition): the site's subject-version pages.
 
-Renders the page of every subject version of the partition from its scored runs'
-public fields (records.PublishedVersion of the load step) and the golds' public fields,
-into the site folder, writing only the pages whose content changed
+Renders the page of every subject version of the partition, in every language's
+edition (English at the site root, Spanish under es/), from its scored runs' public
+fields (records.PublishedVersion of the load step) and the golds' public fields, into
+the site folder, writing only the pages whose content changed
 (ro_metrics.publishing.site_files.PageWriter; its manifest is this job's output). Also
-renders what the case pages and the index show of each version (records.VersionParts:
-its row of the matrix, its rows of each case page). A version whose inputs did not
-change (its runs' digest from the load step, the golds, the code) is neither rendered
-nor re-read: its page stays, its parts of the last run are kept. Runs only on a corpus
-the cross-check accepted (the verdict is an input).
+renders what the case pages and the index show of each version, in every language
+(records.VersionParts: its row of the matrix, its rows of each case page). A version
+whose inputs did not change (its runs' digest from the load step, the golds, the code
+and the labels) is neither rendered nor re-read: its pages stay, its parts of the last
+run are kept. Runs only on a corpus the cross-check accepted (the verdict is an input).
 """
 
 from pathlib import Path
@@ -29,16 +30,22 @@ from ro_metrics.publishing.site_files import (
     PageWriter,
     code_fingerprint,
     digest_of,
+    edition_page,
     version_page,
 )
-from ro_metrics.publishing.site_pages import VersionRun, render_version_page, version_parts
+from ro_metrics.publishing.site_pages import (
+    EDITIONS,
+    VersionRun,
+    render_version_page,
+    version_parts,
+)
 
 
 def main(smk) -> None:
     log = step_logger("version_pages", smk.log[0])
     partition = smk.wildcards.partition
     alpha, version = smk.params.alpha, smk.params.benchmark_version
-    code = code_fingerprint([smk.input.modules], alpha, version)
+    code = code_fingerprint([smk.input.modules, *smk.input.translations], alpha, version)
     writer = PageWriter(Path(smk.params.site), smk.output.manifest, code)
     # The last run's parts, if the same code wrote them (another version of this code
     # may have written them in another form).
@@ -59,8 +66,9 @@ def main(smk) -> None:
         subject_id, subject_version = published.subject_id, published.subject_version
         inputs = digest_of(code.encode("ascii"), published.digest.encode("ascii"), golds_digest)
         page = version_page(subject_id, subject_version)
+        pages = {code: edition_page(page, code) for code in EDITIONS}
         kept = kept_parts.get((subject_id, subject_version, inputs))
-        if kept is not None and writer.is_current(page, inputs):
+        if kept is not None and all(writer.is_current(p, inputs) for p in pages.values()):
             parts.append(kept)
             continue
         rows = [
@@ -71,15 +79,18 @@ def main(smk) -> None:
             VersionRun(p, row, [evidence(fail.justification, p.answer) for fail in p.scoring.fails])
             for p, row in zip(published.runs, rows, strict=True)
         ]
-        html = render_version_page(
-            subject_id=subject_id,
-            subject_version=subject_version,
-            runs=runs,
-            summary=subject_row(subject_id, subject_version, Rows(rows, range(len(rows))), alpha),
-            golds=golds,
-            benchmark_version=version,
-        )
-        writer.write(page, inputs, html.encode("utf-8"))
+        summary = subject_row(subject_id, subject_version, Rows(rows, range(len(rows))), alpha)
+        for code, t in EDITIONS.items():
+            html = render_version_page(
+                subject_id=subject_id,
+                subject_version=subject_version,
+                runs=runs,
+                summary=summary,
+                golds=golds,
+                benchmark_version=version,
+                t=t,
+            )
+            writer.write(pages[code], inputs, html.encode("utf-8"))
         parts.append(version_parts(subject_id, subject_version, inputs, runs, case_ids))
 
     write_version_parts(smk.output.parts, parts)
@@ -87,8 +98,8 @@ def main(smk) -> None:
     for page in writer.written:
         log.info("written: %s", page)
     message = (
-        f"site, partition {partition}: {len(writer.written)} of {len(versions)} "
-        "subject-version pages rewritten"
+        f"site, partition {partition}: {len(writer.written)} of "
+        f"{len(versions) * len(EDITIONS)} subject-version pages rewritten"
     )
     log.info(message)
     if versions:

@@ -38,7 +38,25 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from ro_metrics.contracts.records import (
+    PublicAnswer,
+    PublicFail,
+    PublicGold,
+    PublicScoring,
+    PublishedRun,
+    ScoredRun,
+    VersionParts,
+)
 from ro_metrics.contracts.tables import TELEMETRY_COLUMNS
+from ro_metrics.formulas.evidence import evidence
+from ro_metrics.formulas.per_run import per_run_row
+from ro_metrics.publishing.site_pages import (
+    VersionRun,
+    render_case_page,
+    render_version_page,
+    version_parts,
+)
+from ro_metrics.publishing.translations import Language
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO_CORPUS = REPO / "demo" / "corpus"
@@ -420,6 +438,78 @@ def parse_html(html: str) -> Element:
 def subject_sections(dom: Element) -> list[Element]:
     """The leaderboard page's sections, one per subject version."""
     return [s for s in dom.find_all("section", "subject")]
+
+
+def published_run(subject_version: str, text: str) -> PublishedRun:
+    """A scored run of atlas (subject_version) on RO-FOUL-001 as the site's pages get it:
+    every text of its answer and scoring is `text`, its one fail critical and generic,
+    the reviewer quoting "<text> now" from its recommended action; scores 10 (2, 2, 2,
+    0, 2, 2), confidence 80, correctness 1.0."""
+    run = ScoredRun(
+        "atlas",
+        subject_version,
+        "RO-FOUL-001",
+        "run-2026-05-12-001",
+        "R01",
+        "2026-05-13T10:38:10Z",
+        [2, 2, 2, 0, 2, 2],
+        ["critical"],
+        80,
+        1.0,
+    )
+    answer = PublicAnswer(
+        "2026-05-12T14:23:55Z",
+        text,
+        "classic",
+        80,
+        text,
+        [text],
+        [[text, text, text]],
+        text,
+        f"Shock it: {text} now",
+        text,
+    )
+    scoring = PublicScoring([text] * 6, [PublicFail("generic", "critical", f"'{text} now'")])
+    return PublishedRun(run, answer, scoring)
+
+
+# The case of published_run: RO-FOUL-001, floor 4, ceiling 12.
+SITE_GOLD = PublicGold("FOUL", "Closed", 4, 12)
+
+
+def version_run(subject_version: str, text: str) -> VersionRun:
+    """published_run as its version's page gets it: with its per-run row (raw and
+    clipped score 10, Fail with a critical fail) and its fail's evidence."""
+    published = published_run(subject_version, text)
+    row = per_run_row(published.run, SITE_GOLD, "FOUL")
+    found = evidence(published.scoring.fails[0].justification, published.answer)
+    return VersionRun(published, row, [found])
+
+
+def site_pages(subject_version: str, text: str, summary: list, t: Language):
+    """The site's pages of version_run(subject_version, text) in language t: its
+    version's page, its VersionParts (in t's language only) and its case's page."""
+    entry = version_run(subject_version, text)
+    page = render_version_page(
+        subject_id="atlas",
+        subject_version=subject_version,
+        runs=[entry],
+        summary=summary,
+        golds={"RO-FOUL-001": SITE_GOLD},
+        benchmark_version="v1.0",
+        t=t,
+    )
+    parts: VersionParts = version_parts(
+        "atlas", subject_version, "d", [entry], ["RO-FOUL-001"], editions={t.code: t}
+    )
+    case = render_case_page(
+        case_id="RO-FOUL-001",
+        gold=SITE_GOLD,
+        parts=[parts.cases["RO-FOUL-001"]],
+        benchmark_version="v1.0",
+        t=t,
+    )
+    return page, parts, case
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:

@@ -6,36 +6,29 @@
   workflow wrote it);
 - drop_outdated_manifests: a page deleted or edited by hand, or another site folder,
   drops its job's manifest;
-- a subject version or corpus text holding markup is escaped on the pages.
+- a subject version or corpus text holding markup is escaped on the pages, in every
+  language.
 """
 
 import os
 
-from ro_metrics.contracts.records import (
-    PublicAnswer,
-    PublicFail,
-    PublicGold,
-    PublicScoring,
-    PublishedRun,
-    ScoredRun,
-    read_page_manifest,
-)
-from ro_metrics.formulas.evidence import evidence
-from ro_metrics.formulas.per_run import per_run_row
+import pytest
+
+from ro_metrics.contracts.records import read_page_manifest
 from ro_metrics.publishing.site_files import (
     PageWriter,
     case_page,
     drop_outdated_manifests,
+    edition_page,
     href,
     run_anchor,
     version_page,
 )
 from ro_metrics.publishing.site_pages import (
-    VersionRun,
-    render_case_page,
-    render_version_page,
-    version_parts,
+    EDITIONS,
 )
+from ro_metrics.publishing.translations import LANGUAGES
+from support import site_pages, version_run
 
 PROBE = "<script>alert(1)</script>\"&'"
 
@@ -60,6 +53,12 @@ def test_links_are_relative():
     assert href("index.html", "cases/RO-FOUL-001.html") == "cases/RO-FOUL-001.html"
     assert href("cases/RO-FOUL-001.html", "index.html") == "../index.html"
     assert href("versions/a/v1.html", "cases/X.html", "y") == "../../cases/X.html#y"
+
+
+def test_the_spanish_edition_mirrors_the_site_under_es():
+    assert edition_page("cases/RO-FOUL-001.html", "en") == "cases/RO-FOUL-001.html"
+    assert edition_page("cases/RO-FOUL-001.html", "es") == "es/cases/RO-FOUL-001.html"
+    assert edition_page("index.html", "es") == "es/index.html"
 
 
 def test_a_page_is_written_only_when_its_bytes_change(tmp_path):
@@ -126,64 +125,19 @@ def test_a_damaged_or_moved_site_drops_the_manifest(tmp_path):
     assert "the site folder changed" in drop_outdated_manifests(other, [manifest])[0]
 
 
-def published_run(text: str) -> PublishedRun:
-    run = ScoredRun(
-        "atlas",
-        PROBE,
-        "RO-FOUL-001",
-        "run-2026-05-12-001",
-        "R01",
-        "2026-05-13T10:38:10Z",
-        [2, 2, 2, 0, 2, 2],
-        ["critical"],
-        80,
-        1.0,
-    )
-    answer = PublicAnswer(
-        "2026-05-12T14:23:55Z",
-        text,
-        "classic",
-        80,
-        text,
-        [text],
-        [[text, text, text]],
-        text,
-        f"Shock it: {text} now",
-        text,
-    )
-    scoring = PublicScoring([text] * 6, [PublicFail("generic", "critical", f"'{text} now'")])
-    return PublishedRun(run, answer, scoring)
-
-
-def test_markup_in_corpus_text_is_escaped_on_the_pages():
-    published = published_run(PROBE)
-    gold = PublicGold("FOUL", "Closed", 4, 12)
-    row = per_run_row(published.run, gold, "FOUL")
-    found = evidence(published.scoring.fails[0].justification, published.answer)
-    entry = VersionRun(published, row, [found])
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_markup_in_corpus_text_is_escaped_on_the_pages(code):
     summary = ["atlas", PROBE, 1, 0, 0, 1, 1, 0, "0.0", "10.0", "0.04", "0.2", "0.5", "0.4", "Q"]
-    page = render_version_page(
-        subject_id="atlas",
-        subject_version=PROBE,
-        runs=[entry],
-        summary=summary,
-        golds={"RO-FOUL-001": gold},
-        benchmark_version="v1.0",
-    )
-    parts = version_parts("atlas", PROBE, "d", [entry], ["RO-FOUL-001"])
-    case = render_case_page(
-        case_id="RO-FOUL-001",
-        gold=gold,
-        parts=[parts.cases["RO-FOUL-001"]],
-        benchmark_version="v1.0",
-    )
+    page, parts, case = site_pages(PROBE, PROBE, summary, EDITIONS[code])
+    matrix_row = parts.matrix_row[code]
     escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&#x27;"
-    for html in (page, case, parts.matrix_row):
+    for html in (page, case, matrix_row):
         assert "<script>alert" not in html
-        assert html.count("<script>") == (0 if html is parts.matrix_row else 1)
+        assert html.count("<script>") == (0 if html is matrix_row else 1)
         assert escaped in html
     # Every field of the answer, the justifications, the version, and the evidence.
     assert page.count(escaped) >= 15
     # The quote: the span up to PROBE's own closing apostrophe, found in main_hypothesis.
+    found = version_run(PROBE, PROBE).evidence[0]
     assert found == ("main_hypothesis", '<script>alert(1)</script>"&', "exact", 1.0)
     assert '<q class="quote">&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;</q>' in page

@@ -1,16 +1,27 @@
-"""The leaderboard's languages: one data file each, the same keys and placeholders in
-both, every label the code asks for present, and no user-visible text left in code."""
+"""The languages of the leaderboard and the site: one data file each, the same keys and
+placeholders in both, every label the code asks for present, and no user-visible text
+left in code (the leaderboard page and the site's three kinds of page)."""
 
+import json
 import re
 import string
 from html.parser import HTMLParser
 
 import pytest
 
-from ro_metrics.contracts.vocabulary import FAMILIES
+from ro_metrics.contracts.vocabulary import (
+    CONDITIONAL,
+    CRITERIA,
+    FAIL,
+    FAMILIES,
+    PASS,
+)
 from ro_metrics.publishing.changes import SCOPES
 from ro_metrics.publishing.changes_report import INPUT_KINDS, SECTION_COLUMNS
 from ro_metrics.publishing.leaderboard_page import render_page
+from ro_metrics.publishing.site_pages import (
+    render_index,
+)
 from ro_metrics.publishing.translations import (
     ENGLISH,
     LANGUAGES,
@@ -19,13 +30,14 @@ from ro_metrics.publishing.translations import (
     language,
     load_labels,
 )
-from support import REPO
+from support import REPO, site_pages
 
 CODE = [
     REPO / "scripts/ro_metrics/publishing/leaderboard_page.py",
     REPO / "scripts/ro_metrics/publishing/leaderboard_markdown.py",
     REPO / "scripts/leaderboard.py",
     REPO / "scripts/ro_metrics/publishing/changes_report.py",
+    REPO / "scripts/ro_metrics/publishing/site_pages.py",
 ]
 # Keys the code builds instead of naming them literally.
 BUILT_KEYS = {f"family_{family}" for family in FAMILIES} | {
@@ -35,6 +47,25 @@ BUILT_KEYS |= {f"changes_files_{status}" for status in ("added", "changed", "rem
 BUILT_KEYS |= {f"changes_kind_{kind}" for _, kind in INPUT_KINDS}
 BUILT_KEYS |= {f"changes_{part}_{scope}" for part in ("count", "section") for scope in SCOPES}
 BUILT_KEYS |= {f"changes_col_{name}" for names in SECTION_COLUMNS.values() for name in names}
+
+
+def schema(name: str) -> dict:
+    return json.loads((REPO / "system/schemas/v1.0" / name).read_text("utf-8"))
+
+
+# The site's: the rubric's criteria and the closed vocabularies of the spec (a run's
+# classification and its letter in the matrix, a fail's severity and type, a case's
+# type; the last two as the schemas enumerate them).
+AUTOMATIC_FAIL = schema("evaluation.schema.json")["definitions"]["automatic_fail"]["properties"]
+CASE_TYPES = schema("gold.schema.json")["properties"]["case_type"]["enum"]
+BUILT_KEYS |= {f"criterion_{name}" for name in CRITERIA}
+BUILT_KEYS |= {f"criterion_short_{name}" for name in CRITERIA}
+BUILT_KEYS |= {
+    f"{part}_{name}" for part in ("classification", "letter") for name in (PASS, CONDITIONAL, FAIL)
+}
+BUILT_KEYS |= {f"severity_{name}" for name in AUTOMATIC_FAIL["severity"]["enum"]}
+BUILT_KEYS |= {f"fail_type_{name}" for name in AUTOMATIC_FAIL["type"]["enum"]}
+BUILT_KEYS |= {f"case_type_{name}" for name in CASE_TYPES}
 
 
 def placeholders(template: str) -> set[str]:
@@ -227,3 +258,44 @@ def test_the_page_holds_no_text_of_its_own(with_operational):
     data = r"zz\w+|FOUL|v1\.0|2026-05-\d\dT\d\d:\d\d:\d\dZ|2026-05-01"
     leftover = re.sub(rf"⟦\w*⟧|{data}|\d+(?:\.\d+)?", " ", seen)
     assert not re.search(r"[A-Za-z]", leftover), leftover
+
+
+def seen_text(page: str) -> str:
+    parser = VisibleText()
+    parser.feed(page)
+    return " ".join(parser.parts)
+
+
+def test_the_site_pages_hold_no_text_of_their_own():
+    """The same for the site's three kinds of page: a version page, a case page and the
+    index (whose ranking and notes are the leaderboard page's, tested above)."""
+    t = keys_as_labels()
+    summary = ["atlas", "zzversion", 1, 0, 0, 1, 1, 0, "0.0", "10.0", "0.04", "0.2", "0.5",
+               "0.4", "Disqualified"]  # fmt: skip
+    version, parts, case = site_pages("zzversion", "zztext one two three", summary, t)
+    index = render_index(
+        benchmark_version="v1.0",
+        alpha=0.5,
+        last_update="2026-05-16T12:43:22Z",
+        rows=[],
+        tie_groups=[],
+        uncertainty={},
+        tracks={},
+        providers={},
+        critical_fails=[],
+        case_ids=["RO-FOUL-001"],
+        matrix_rows=[parts.matrix_row["xx"]],
+        t=t,
+    )
+    seen = {name: seen_text(page) for name, page in [("version", version), ("case", case),
+                                                     ("index", index)]}  # fmt: skip
+    assert "⟦criterion_short_main_hypothesis⟧" in seen["case"]
+    assert "⟦letter_critical⟧" in seen["index"] and "⟦site_run_fail⟧" in seen["version"]
+    assert "⟦other_language_name⟧" in seen["version"]
+    data = (
+        r"zz\w+|atlas|one two three|now|Shock it:|RO-FOUL-001|run-2026-05-12-001|R01|v1\.0|classic"
+        r"|FOUL|recommended_action|20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+    )
+    for name, text in seen.items():
+        leftover = re.sub(rf"⟦\w*⟧|{data}|\d+(?:\.\d+)?", " ", text)
+        assert not re.search(r"[A-Za-z]", leftover), (name, leftover)

@@ -42,8 +42,9 @@ def test_quick_bench_writes_every_scenario(tmp_path):
         assert float(row["median_s"]) > floor
     added = float(rows[5]["median_s"]) - float(rows[4]["median_s"])
     assert abs(float(rows[-1]["median_s"]) - added) <= 0.02  # medians of 1 repetition
-    # The site of size S: an index, 12 subject-version pages, 31 case pages.
-    assert {row["site_files"] for row in rows} == {"44"}
+    # The site of size S: an index, 12 subject-version pages, 31 case pages; in English
+    # and in Spanish.
+    assert {row["site_files"] for row in rows} == {"88"}
     table = (tmp_path / "benchmarks.md").read_text("utf-8")
     assert table.count("\n| S | 758 |") == len(SCENARIOS)
     assert "- cores: " in table and "- date of the run: " in table

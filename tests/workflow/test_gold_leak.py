@@ -5,10 +5,10 @@ case_type may be published (corpus-format.md). This test rewrites a copy of the 
 corpus so that every other text of every gold (each string of the JSON block, the
 optional author/reviewer ids, the front matter and the prose around the block) holds
 a unique marker, runs everything the workflow can produce — the published files
-(critical_fails.csv included), the leaderboard page and its diagrams, the static site,
-a snapshot, `verify`, Snakemake's report — and searches every file written (also
-inside the report's base64-embedded files) for the marker. The scorings are marked
-too: every fail's `reference` (it restates the gold's rule) and every
+(critical_fails.csv included), the leaderboard page and its diagrams, the static site
+in both languages, a snapshot, `verify`, Snakemake's report — and searches every file
+written (also inside the report's base64-embedded files) for the marker. The scorings
+are marked too: every fail's `reference` (it restates the gold's rule) and every
 `justification_long` (premium) get markers of their own, which must reach no output
 either. (A member the schemas do not name is refused at load: every object of the
 schemas is closed, tests/workflow/test_validation_parity.py.)
@@ -100,7 +100,10 @@ def test_a_marked_gold_reaches_no_output_log_cache_snapshot_or_report(tmp_path):
     names = {path.name for path in files}
     assert {"leaderboard.html", "uncertainty.csv", "report.html", "metadata.json"} <= names
     assert {"critical_fails.csv", "index.html"} <= names
-    assert sum("site" in path.relative_to(workdir).parts[:1] for path in files) == 36
+    # The site in both languages: 36 pages at the root, 36 under site/es/.
+    site_files = [path for path in files if path.relative_to(workdir).parts[0] == "site"]
+    assert len(site_files) == 72
+    assert sum(path.relative_to(workdir).parts[1] == "es" for path in site_files) == 36
     assert any("historico" in path.parts for path in files)
     assert any(path.suffix == ".svg" for path in files)
     assert any(path.suffix == ".log" for path in files)

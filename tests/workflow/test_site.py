@@ -2,8 +2,12 @@
 every test of the module (and a second, independent one for byte-identity).
 
 What is proved, each expectation derived from the published CSVs or the corpus:
-- the pages: an index, one page per scored subject version, one page per case;
-- every link between them resolves (file and anchor): 0 broken links; no network;
+- the pages: an index, one page per scored subject version, one page per case, in
+  English at the root and in Spanish under es/ (the same layout);
+- every link between them resolves (file and anchor), in both editions: 0 broken links;
+  no network; each page's language switch leads to the same page in the other edition;
+- the Spanish edition shows the same data (the same runs, anchors and links, the
+  published metrics with a decimal comma) with its own labels;
 - a response's answer appears once in the site, on its version's page, and each scored
   run there shows its scores, justifications and fails; the case pages and the matrix
   agree with per_run.csv, the version pages' summaries with metrics_per_subject.csv;
@@ -22,7 +26,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from ro_metrics.publishing.site_files import case_page, run_anchor, version_page
+from ro_metrics.publishing.site_files import case_page, edition_page, run_anchor, version_page
 from support import DEMO_CORPUS, REPO, corpus_copy, run_workflow, tree_digest, workflow_copy
 
 
@@ -92,10 +96,12 @@ def test_one_page_per_scored_version_and_case_and_an_index(site, results):
     cases = {r["case_id"] for r in per_run}
     expected = {"index.html"} | {version_page(*v) for v in versions}
     expected |= {case_page(c) for c in cases}
+    expected |= {edition_page(page, "es") for page in expected}
     assert {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()} == expected
-    assert len(versions) == 5 and len(cases) == 30
+    assert len(versions) == 5 and len(cases) == 30 and len(expected) == 72
     # fjord-13b has responses but no scoring: no page, as on the leaderboard.
     assert not (site / "versions/fjord-13b").exists()
+    assert not (site / "es/versions/fjord-13b").exists()
 
 
 def link_check(site: Path) -> tuple[list[tuple[str, str]], int]:
@@ -147,9 +153,30 @@ def test_every_link_resolves_and_nothing_is_fetched(site, pages):
     per_run = read_csv(site.parent / "results" / "per_run.csv")
     cells = {(r["case_id"], r["subject_id"], r["subject_version"]) for r in per_run}
     assert checked > len(cells) + len(per_run)
+    assert checked > 2 * (len(cells) + len(per_run))  # both editions
     for name, page in pages.items():
         assert page.tags["link"] == 0 and page.tags["img"] == 0, name
         assert page.tags["script"] == 1, name  # the page's own sorting script, inline
+
+
+def test_every_page_switches_to_the_same_page_in_the_other_language(site, pages):
+    english = sorted(name for name in pages if not name.startswith("es/"))
+    assert len(english) == 36 and sorted(pages) == sorted(english + [f"es/{n}" for n in english])
+    for name in english:
+        html = (site / name).read_text("utf-8")
+        spanish = (site / "es" / name).read_text("utf-8")
+        assert html.startswith('<!DOCTYPE html>\n<html lang="en">'), name
+        assert spanish.startswith('<!DOCTYPE html>\n<html lang="es">'), name
+        up = "../" * name.count("/")
+        assert f'<a href="{up}es/{name}" hreflang="es" lang="es">Español</a>' in html
+        assert f'<a href="../{up}{name}" hreflang="en" lang="en">English</a>' in spanish
+        # The same data: the same anchors, and the same links but the switch's.
+        en_page, es_page = pages[name], pages[f"es/{name}"]
+        assert en_page.ids == es_page.ids, name
+        en_links, es_links = list(en_page.links), list(es_page.links)
+        en_links.remove(f"{up}es/{name}")
+        es_links.remove(f"../{up}{name}")
+        assert en_links == es_links, name
 
 
 def test_each_answer_is_on_its_version_page_once(site, results):
@@ -159,7 +186,11 @@ def test_each_answer_is_on_its_version_page_once(site, results):
         answers[path.relative_to(site).as_posix()] = path.read_text("utf-8").count(
             '<div class="answer">'
         )
-    runs_of = Counter(version_page(r["subject_id"], r["subject_version"]) for r in per_run)
+    runs_of = Counter(
+        edition_page(version_page(r["subject_id"], r["subject_version"]), code)
+        for r in per_run
+        for code in ("en", "es")
+    )
     assert {name: n for name, n in answers.items() if n} == dict(runs_of)
     for row in per_run:
         page = (site / version_page(row["subject_id"], row["subject_version"])).read_text("utf-8")
@@ -221,6 +252,22 @@ def test_version_pages_summaries_are_the_published_metrics(site, results):
             f"rate {row['pass_rate']} · mean clipped score {row['mean_clipped_score']} · Brier "
             f"{row['brier']} · ECE {row['ece']}"
         ) in page, row
+
+
+def test_the_spanish_version_pages_show_the_published_metrics_with_a_decimal_comma(site, results):
+    def comma(value):
+        return value.replace(".", ",")
+
+    for row in read_csv(results / "metrics_per_subject.csv"):
+        page = (site / "es" / version_page(row["subject_id"], row["subject_version"])).read_text()
+        assert (
+            f"{row['n_runs']} ejecuciones evaluadas:\n {row['n_pass']} aprobado, "
+            f"{row['n_conditional']} condicional,\n {row['n_fail']} suspenso · Q<sub>final</sub> "
+            f"{comma(row['q_final'])} · tasa de aprobado {comma(row['pass_rate'])} · puntuación "
+            f"recortada media {comma(row['mean_clipped_score'])} · Brier {comma(row['brier'])} "
+            f"· ECE {comma(row['ece'])}"
+        ) in page, row
+        assert "." in row["q_final"] and f"Q<sub>final</sub> {row['q_final']}" not in page
 
 
 def test_case_pages_and_matrix_agree_with_per_run(site, results):

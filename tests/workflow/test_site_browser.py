@@ -1,16 +1,23 @@
 """The site and the leaderboard page in a real browser (headless Chromium).
 
-- Screenshots of the index, a subject-version page, a case page and leaderboard.html at
-  1280 px and 390 px wide, copied to /tmp/site-screenshots/ for a human to look at;
+- Screenshots of the index, a subject-version page, a case page (each in English and in
+  Spanish) and leaderboard.html at 1280 px and 390 px wide, copied to
+  /tmp/site-screenshots/ for a human to look at, and of the Spanish index to
+  /tmp/es-site-index.png;
 - layout, measured in the browser (each page inside an iframe of the given width): at
   1280 px no page scrolls sideways and the ranking table fits; at 390 px no page scrolls
   sideways either, the ranking table scrolls inside its own box;
 - a case page sorts by a click on a column header;
+- the Spanish edition: each page is `lang="es"`, shows Spanish labels and numbers with
+  a decimal comma, and its language switch, as the browser resolves it, leads to the
+  same page in English, whose switch leads back;
 - XSS probe: a corpus whose response fields and reviewer's justification hold
   `<script>` and an `<img onerror>` is shown as text everywhere — in leaderboard.html
-  and in every page of the site — and no script runs (an alert trap stays silent).
+  and in every page of the site, both editions — and no script runs (an alert trap
+  stays silent).
 """
 
+import html
 import json
 import re
 import shutil
@@ -20,11 +27,12 @@ from pathlib import Path
 
 import pytest
 
-from ro_metrics.publishing.site_files import case_page, version_page
+from ro_metrics.publishing.site_files import INDEX, case_page, edition_page, version_page
 from support import (
     PROBE,
     chromium,
     corpus_copy,
+    read_csv,
     require_chromium,
     run_workflow,
     with_alert_trap,
@@ -34,12 +42,15 @@ from support import (
 require_chromium(module_level=True)
 
 SCREENSHOTS = Path("/tmp/site-screenshots")  # noqa: S108 - for a human to look at
-PAGES = {
-    "index": "site/index.html",
-    "version": f"site/{version_page('borealis-xl', 'borealis-xl-2026-01-15')}",
-    "case": f"site/{case_page('RO-FOUL-001')}",
-    "leaderboard": "results/leaderboard.html",
+SPANISH_INDEX_SCREENSHOT = Path("/tmp/es-site-index.png")  # noqa: S108 - for a human to view
+SITE_PAGES = {
+    "index": INDEX,
+    "version": version_page("borealis-xl", "borealis-xl-2026-01-15"),
+    "case": case_page("RO-FOUL-001"),
 }
+PAGES = {name: f"site/{page}" for name, page in SITE_PAGES.items()}
+PAGES |= {f"{name}-es": f"site/{edition_page(page, 'es')}" for name, page in SITE_PAGES.items()}
+PAGES["leaderboard"] = "results/leaderboard.html"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
 
 
@@ -56,10 +67,11 @@ def workdir(tmp_path_factory):
     return build(tmp, corpus_copy(tmp / "corpus"))
 
 
-def measure(page: Path, width: int, tmp: Path) -> dict:
-    """Widths measured in Chromium with the page in an iframe `width` px wide (headless
-    windows are at least 500 px wide): the page's scroll and client widths, and those
-    of every box that scrolls sideways on purpose (.table-wrap, .matrix-wrap)."""
+def in_frame(page: Path, tmp: Path, expression: str, width: int = 1280) -> dict:
+    """What a JavaScript expression over the page's `doc` (and `root`, its element)
+    gives, as JSON, with the page loaded in an iframe `width` px wide of a host page
+    in Chromium (headless windows are at least 500 px wide): the page keeps its own
+    address, so its relative links resolve as a reader's browser resolves them."""
     host = Path(tempfile.mkdtemp(dir=tmp)) / "host.html"
     host.write_text(
         f"""<!DOCTYPE html><html><body style="margin:0">
@@ -67,12 +79,7 @@ def measure(page: Path, width: int, tmp: Path) -> dict:
 <script>
 document.getElementById("f").addEventListener("load", function () {{
   var doc = this.contentDocument, root = doc.documentElement;
-  var boxes = Array.prototype.map.call(
-    doc.querySelectorAll(".table-wrap, .matrix-wrap"),
-    function (box) {{ return [box.firstElementChild.id || box.firstElementChild.className,
-                              box.scrollWidth, box.clientWidth]; }});
-  document.body.setAttribute("data-measured", JSON.stringify(
-    {{page: [root.scrollWidth, root.clientWidth], boxes: boxes}}));
+  document.body.setAttribute("data-measured", JSON.stringify({expression}));
 }});
 </script></body></html>""",
         "utf-8",
@@ -87,7 +94,21 @@ document.getElementById("f").addEventListener("load", function () {{
     ).decode("utf-8")
     found = re.search(r'data-measured="([^"]*)"', dom)
     assert found, dom[-2000:]
-    return json.loads(found[1].replace("&quot;", '"'))
+    return json.loads(html.unescape(found[1]))
+
+
+def measure(page: Path, width: int, tmp: Path) -> dict:
+    """The page's scroll and client widths at `width` px, and those of every box that
+    scrolls sideways on purpose (.table-wrap, .matrix-wrap)."""
+    return in_frame(
+        page,
+        tmp,
+        """{page: [root.scrollWidth, root.clientWidth], boxes: Array.prototype.map.call(
+    doc.querySelectorAll(".table-wrap, .matrix-wrap"),
+    function (box) { return [box.firstElementChild.id || box.firstElementChild.className,
+                             box.scrollWidth, box.clientWidth]; })}""",
+        width,
+    )
 
 
 @pytest.mark.parametrize("name", sorted(PAGES))
@@ -119,7 +140,7 @@ def test_no_page_scrolls_sideways_at_1280_or_390(workdir, tmp_path, name):
 
 
 def test_the_ranking_table_fits_at_1280_and_scrolls_in_its_box_at_390(workdir, tmp_path):
-    for name in ("index", "leaderboard"):
+    for name in ("index", "index-es", "leaderboard"):
         wide = {box[0]: box[1:] for box in measure(workdir / PAGES[name], 1280, tmp_path)["boxes"]}
         narrow = {box[0]: box[1:] for box in measure(workdir / PAGES[name], 390, tmp_path)["boxes"]}
         scroll, client = wide["leaderboard"]
@@ -147,6 +168,68 @@ document.documentElement.setAttribute("data-order", Array.prototype.map.call(
     before = [int(v) for v in re.findall(r'<td class="num">(\d+)</td>\s*<td class="text"', html)]
     assert len(order) == len(before) == 6
     assert order == sorted(before) and before != sorted(before)
+
+
+# --- The Spanish edition ---------------------------------------------------------------
+
+# The page's language, its language switch as the browser resolves it, and what a reader
+# sees of it.
+SPANISH_VIEW = """{lang: root.lang, switch: doc.querySelector("nav.language a").href,
+    hreflang: doc.querySelector("nav.language a").hreflang, text: doc.body.innerText}"""
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        # The ranking's first row (leaderboard.csv: cirrus-reasoner, q_final 0.705), the
+        # matrix and its letters, the footer.
+        ("index", ["Casos × versiones de sujeto", "Puntuación recortada media", "0,705",
+                   "A aprobado, C condicional", "Calculado por el flujo de métricas"]),
+        # metrics_per_subject.csv: pass_rate 0.1389, mean clipped score 7.7222.
+        ("version", ["Descalificada", "tasa de aprobado 0,1389",
+                     "puntuación recortada media 7,7222", "Hipótesis principal",
+                     "Por qué es plausible:", "Evaluación de R0"]),
+        ("case", ["Calificación", "respuesta completa", "Ensuciamiento", "suelo 4 · techo 12",
+                  "Pulse una cabecera de columna para ordenar"]),
+    ],
+)  # fmt: skip
+def test_a_spanish_page_in_the_browser_and_its_switch_both_ways(workdir, tmp_path, name, expected):
+    page = SITE_PAGES[name]
+    spanish_path = workdir / "site" / edition_page(page, "es")
+    english_path = workdir / "site" / page
+    spanish = in_frame(spanish_path, tmp_path, SPANISH_VIEW)
+    assert (spanish["lang"], spanish["hreflang"]) == ("es", "en")
+    for label in expected:
+        assert label in spanish["text"], (name, label)
+    for english_label in ("Leaderboard", "scored runs", "Main hypothesis", "full answer"):
+        assert english_label not in spanish["text"], (name, english_label)
+    # The switch leads to the same page in English, whose switch leads back.
+    assert spanish["switch"] == english_path.as_uri()
+    english = in_frame(english_path, tmp_path, SPANISH_VIEW)
+    assert (english["lang"], english["hreflang"]) == ("en", "es")
+    assert "Español" in english["text"] and "Benchmark version v1.0" in english["text"]
+    assert english["switch"] == spanish_path.as_uri()
+
+
+def test_the_spanish_index_screenshot(workdir, tmp_path):
+    """The Spanish index at 1280 × 2400, for a human to look at."""
+    png = tmp_path / "es-site-index.png"
+    chromium(
+        tmp_path,
+        f"--screenshot={png}",
+        "--window-size=1280,2400",
+        "--hide-scrollbars",
+        (workdir / PAGES["index-es"]).as_uri(),
+    )
+    shutil.copyfile(png, SPANISH_INDEX_SCREENSHOT)
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", data[16:24]) == (1280, 2400)
+    assert len(data) > 30_000 and len(set(data[100:])) > 200  # not a blank page
+    # The ranking it shows is the published one, with decimal commas.
+    first = read_csv(workdir / "results/leaderboard.csv")[0]
+    index = (workdir / PAGES["index-es"]).read_text("utf-8")
+    assert f'data-value="{first["q_final"]}">{first["q_final"].replace(".", ",")}' in index
 
 
 # --- XSS probe ------------------------------------------------------------------------
@@ -194,9 +277,15 @@ def test_markup_in_a_response_is_escaped_everywhere(probed):
             shown_in.add(path.relative_to(probed).as_posix())
     assert shown_in == {
         "results/leaderboard.html",  # the quote under the Disqualified row
-        "site/index.html",
-        f"site/{version_page('borealis-xl', 'borealis-xl-2026-01-15')}",
-        f"site/{case_page('RO-OXID-002')}",  # the main hypothesis
+        *(
+            f"site/{edition_page(page, code)}"
+            for code in ("en", "es")
+            for page in (
+                INDEX,
+                version_page("borealis-xl", "borealis-xl-2026-01-15"),
+                case_page("RO-OXID-002"),  # the main hypothesis
+            )
+        ),
     }
 
 
@@ -207,6 +296,7 @@ def test_markup_in_a_response_is_escaped_everywhere(probed):
         "site/index.html",
         f"site/{version_page('borealis-xl', 'borealis-xl-2026-01-15')}",
         f"site/{case_page('RO-OXID-002')}",
+        f"site/es/{version_page('borealis-xl', 'borealis-xl-2026-01-15')}",
     ],
 )
 def test_markup_in_a_response_runs_no_script(probed, tmp_path, page):

@@ -3,8 +3,9 @@
 After a full `snakemake site`, adding the scoring of one unscored response (atlas-7b,
 RO-NOWE-006, run-2026-05-12-001) must plan exactly one subject-version pages job (the
 partition of atlas-7b) and the case pages and index job, and must rewrite exactly three
-pages: atlas-7b's version page, the case page of RO-NOWE-006 and the index; every other
-file of site/ keeps its bytes, inode and mtime. Also: a rerun with no change does
+pages in each language: atlas-7b's version page, the case page of RO-NOWE-006 and the
+index, at the root and under es/; every other file of site/ keeps its bytes, inode and
+mtime. Also: a rerun with no change does
 nothing; a page deleted or edited by hand is restored by the next run; a version whose
 scorings all disappear loses its page.
 """
@@ -73,7 +74,7 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
     site = workdir / "site"
     assert planned_jobs(workdir, "site", **config) == {}
     before = state(site)
-    assert len(before) == 36  # index, 5 version pages, 30 case pages
+    assert len(before) == 72  # index, 5 version pages, 30 case pages; in English and Spanish
 
     add_scoring(corpus)
     plan = planned_jobs(workdir, "site", **config)
@@ -91,6 +92,9 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
     assert run.returncode == 0, run.output
     touched = [
         "cases/RO-NOWE-006.html",
+        "es/cases/RO-NOWE-006.html",
+        "es/index.html",
+        "es/versions/atlas-7b/atlas-7b-2026-03-q4.html",
         "index.html",
         "versions/atlas-7b/atlas-7b-2026-03-q4.html",
     ]
@@ -109,9 +113,10 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
         if "written: " in line
     ]
     assert sorted(written) == touched
-    page = (site / version_page("atlas-7b", "atlas-7b-2026-03-q4")).read_text("utf-8")
-    assert 'id="RO-NOWE-006__run-2026-05-12-001"' in page
-    assert "atlas-7b-2026-03-q4" in (site / case_page("RO-NOWE-006")).read_text("utf-8")
+    for edition in (site, site / "es"):
+        page = (edition / version_page("atlas-7b", "atlas-7b-2026-03-q4")).read_text("utf-8")
+        assert 'id="RO-NOWE-006__run-2026-05-12-001"' in page
+        assert "atlas-7b-2026-03-q4" in (edition / case_page("RO-NOWE-006")).read_text("utf-8")
     assert planned_jobs(workdir, "site", **config) == {}
 
 
@@ -120,9 +125,12 @@ def test_a_page_deleted_or_edited_by_hand_is_restored(built):
     site = workdir / "site"
     page = site / version_page("cirrus-reasoner", "cirrus-reasoner-r1")
     original = page.read_bytes()
+    spanish = site / "es" / version_page("cirrus-reasoner", "cirrus-reasoner-r1")
+    spanish_original = spanish.read_bytes()
     case = site / case_page("RO-OXID-001")
     case_original = case.read_bytes()
     page.unlink()
+    spanish.unlink()  # the same job's (one manifest a job, every language in it)
     case.write_bytes(case_original.replace(b"RO-OXID-001", b"EDITED", 1))
     # Found when the workflow starts (a dry run included): the two jobs will run again.
     dry = run_workflow(workdir, "--dry-run", "site", **config)
@@ -132,6 +140,7 @@ def test_a_page_deleted_or_edited_by_hand_is_restored(built):
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
     assert page.read_bytes() == original
+    assert spanish.read_bytes() == spanish_original
     assert case.read_bytes() == case_original
     assert planned_jobs(workdir, "site", **config) == {}
 
@@ -146,8 +155,11 @@ def test_a_version_without_scorings_any_more_loses_its_page(built):
         scoring.unlink()
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
+    spanish = site / "es" / version_page("expert-rules-ro", "ro-expert-rules-3.2.0")
     assert not page.exists() and not page.parent.exists()
+    assert not spanish.exists() and not spanish.parent.exists()
     assert "expert-rules-ro" not in (site / "index.html").read_text("utf-8")
+    assert "expert-rules-ro" not in (site / "es/index.html").read_text("utf-8")
     assert (site / "CNAME").read_text() == "bench.example.org\n"
     assert os.path.isfile(site / "index.html")
 

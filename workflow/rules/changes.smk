@@ -17,6 +17,8 @@ rule changes:
             f"{SCHEMAS}/{{kind}}.schema.json",
             kind=["response", "evaluation", "gold", "registry"],
         ),
+        # The labels of changes.md and of the pages' changes section (data files).
+        translations=TRANSLATIONS,
         # The snapshots: taking one can change which is compared with.
         history=snapshot_metadata_files,
     output:

@@ -18,6 +18,7 @@ from ro_metrics.module_graph import CodeGraph
 from ro_metrics.publishing.snapshot import snapshot_dates
 from ro_metrics.publishing.site_files import drop_outdated_manifests
 from ro_metrics.publishing.stale_lock import record_lock_owner, recover_stale_lock
+from ro_metrics.publishing.translations import LANGUAGES
 
 
 def configuration_error(message):
@@ -55,6 +56,11 @@ SITE = str(Path(config["site"]).absolute())
 VERSION = config["benchmark_version"]
 SCHEMAS = f"{workflow.basedir}/system/schemas/{VERSION}"
 MAX_FILE_BYTES = int(config["max_file_mib"] * 2**20)
+# Every label of the pages, the Markdown and the site (data files, not code): an input
+# of each step that renders them, so that an edited label re-renders what shows it.
+TRANSLATIONS = expand(
+    f"{workflow.basedir}/scripts/ro_metrics/publishing/i18n/{{code}}.json", code=LANGUAGES
+)
 
 
 # One cache folder per (corpus, results, version): runs on other corpora never

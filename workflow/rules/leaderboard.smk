@@ -8,11 +8,7 @@ rule build_leaderboard:
         per_run=rules.per_run.output.table,
         verdict=rules.cross_check.output.verdict,
         operational=rules.operational.output.per_subject,
-        # Every label of the pages and the Markdown (data files, not code).
-        translations=expand(
-            f"{workflow.basedir}/scripts/ro_metrics/publishing/i18n/{{code}}.json",
-            code=["en", "es"],
-        ),
+        translations=TRANSLATIONS,
         # The page links the snapshots taken before its own date.
         history=snapshot_metadata_files,
     output:

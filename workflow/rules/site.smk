@@ -1,13 +1,15 @@
 # `snakemake --cores 4 site`: the static site in SITE (config `site`), built from the
-# published results. Two kinds of jobs, each writing many pages but rewriting only
-# those whose content changed (ro_metrics/publishing/site_files.py): one job per
-# partition for its subject versions' pages, one job for the case pages and the
-# index. A job per page would be ~30,000 jobs at size L; this is partitions + 1.
+# published results, in English (the site root) and Spanish (es/). Two kinds of jobs,
+# each writing many pages (in both languages) but rewriting only those whose content
+# changed (ro_metrics/publishing/site_files.py): one job per partition for its subject
+# versions' pages, one job for the case pages and the index. A job per page would be
+# ~60,000 jobs at size L; this is partitions + 1.
 
 
 rule version_pages:
     input:
         modules=modules("version_pages.py"),
+        translations=TRANSLATIONS,
         published=rules.load_partition.output.published,
         golds=rules.load_golds.output[0],
         # A gate only: pages are built from a corpus the cross-check accepted. The
@@ -39,6 +41,7 @@ rule version_pages:
 rule case_pages_and_index:
     input:
         modules=modules("case_pages_and_index.py"),
+        translations=TRANSLATIONS,
         parts=expand(f"{CACHE}/site/partition-{{partition}}.parts.json", partition=PARTITIONS),
         pages=expand(f"{CACHE}/site/partition-{{partition}}.pages.json", partition=PARTITIONS),
         golds=rules.load_golds.output[0],

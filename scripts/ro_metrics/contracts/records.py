@@ -131,7 +131,7 @@ class CasePart(NamedTuple):
 
     digest: str  # of what the rows are rendered from
     counts: list[int]  # runs, Pass, Conditional, Fail, runs with a critical fail
-    rows_html: str  # the table rows, ready for the page
+    rows_html: dict[str, str]  # language code → the table rows, ready for that edition
 
 
 class VersionParts(NamedTuple):
@@ -142,8 +142,8 @@ class VersionParts(NamedTuple):
 
     subject_id: str
     subject_version: str
-    inputs_digest: str  # of the version's page
-    matrix_row: str  # the version's row of the index's matrix
+    inputs_digest: str  # of the version's page (every edition's)
+    matrix_row: dict[str, str]  # language code → the version's row of that index's matrix
     cases: dict[str, CasePart]  # case_id → its part of the case page
 
 

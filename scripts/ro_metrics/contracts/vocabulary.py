@@ -10,14 +10,6 @@ import time
 from fractions import Fraction
 
 FAMILIES = ("OXID", "SCAL", "FOUL", "MECH", "NOWE")
-# Display names of the families on the leaderboard page.
-FAMILY_NAMES = {
-    "FOUL": "Fouling",
-    "MECH": "Mechanical",
-    "NOWE": "No-fault / other",
-    "OXID": "Oxidation",
-    "SCAL": "Scaling",
-}
 # The six criteria of a scoring, in the rubric's order.
 CRITERIA = (
     "main_hypothesis",

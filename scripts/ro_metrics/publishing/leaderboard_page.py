@@ -8,7 +8,7 @@ in the header; every label, note and caption comes from the language's data file
 (publishing/i18n/<code>.json). The page holds no clock: "Last update" is the newest
 scoring timestamp, so the same inputs give the same bytes. The ranking table, the
 critical-fail evidence, the "Disqualified subject versions" section and the operational
-table are shared with the site's index (publishing/site_pages.py).
+table, and the language link, are shared with the site's pages (publishing/site_pages.py).
 """
 
 from collections.abc import Callable
@@ -653,13 +653,15 @@ def uncertainty_note(version, t: Language) -> str:
     )
 
 
+def language_link(t: Language, target: str) -> str:
+    """A link to the same page in the other language, at target (escaped)."""
+    code = t("other_language_code")
+    return f'<a href="{target}" hreflang="{code}" lang="{code}">{t("other_language_name")}</a>'
+
+
 def language_switch(t: Language) -> str:
     """The link to the same page in the other language (its file sits beside this one)."""
-    code = t("other_language_code")
-    return (
-        f'<p class="meta"><a href="{t("other_language_page")}" hreflang="{code}" '
-        f'lang="{code}">{t("other_language_name")}</a></p>'
-    )
+    return f'<p class="meta">{language_link(t, t("other_language_page"))}</p>'
 
 
 def render_page(

@@ -1,8 +1,9 @@
-"""The static site's files: where each page lives, and writing only the pages that change.
+"""The static site's files: where each page lives (in each language's edition), and
+writing only the pages that change.
 
 A site job writes many pages (one job per partition writes its subject versions'
-pages; one job writes the case pages, the index and the assets), so that one added
-scoring costs two jobs, not a job per page. Each job keeps a manifest
+pages; one job writes the case pages and the index), each in every language, so that
+one added scoring costs two jobs, not a job per page. Each job keeps a manifest
 (records.PageManifest) of the pages it wrote: the digest of what a page is rendered
 from, the SHA-256 of its bytes, and its size and mtime after writing. A page whose
 inputs digest is unchanged and whose file is still as written is neither rendered nor
@@ -29,10 +30,9 @@ from pathlib import Path
 
 from ro_metrics.contracts.files import remove_stale_staging, write_bytes_atomic
 from ro_metrics.contracts.records import PageManifest, read_page_manifest, write_page_manifest
+from ro_metrics.publishing.translations import ENGLISH
 
 INDEX = "index.html"
-STYLESHEET = "assets/site.css"
-SCRIPT = "assets/site.js"
 _SAFE_VERSION = re.compile(r"[a-z0-9][a-z0-9._-]{0,79}")
 
 
@@ -52,6 +52,13 @@ def version_page(subject_id: str, subject_version: str) -> str:
         digest = hashlib.sha256(subject_version.encode("utf-8")).hexdigest()[:10]
         name = f"{slug}-{digest}" if slug else f"version-{digest}"
     return f"versions/{subject_id}/{name}.html"
+
+
+def edition_page(page: str, code: str) -> str:
+    """A page (its path in the site's layout) in the edition of one language: English,
+    the default, at the site root; another language under <code>/, the same layout
+    again, so that the relative links inside an edition are the same in each."""
+    return page if code == ENGLISH else f"{code}/{page}"
 
 
 def case_page(case_id: str) -> str:

@@ -1,4 +1,5 @@
-"""The pages of the static site: the index, one page per subject version, one per case.
+"""The pages of the static site, in each language: the index, one page per subject
+version, one per case.
 
 - index.html: the leaderboard (the ranking, each Disqualified row with its critical
   fails, the "Disqualified subject versions" section) and the matrix of
@@ -11,6 +12,15 @@
 - cases/<case_id>.html: every subject version's runs of the case side by side
   (classification, scores, confidence, main hypothesis, a link to the full answer),
   sortable.
+
+Every page exists in each language of publishing/translations.py: English at the site
+root (the default), Spanish under es/ with the same structure
+(site_files.edition_page), so the links inside an edition are the same relative links;
+each page's language switch leads to the same page of the other edition. Every label,
+note and caption comes from the language's data file (publishing/i18n/<code>.json,
+through the `t` each renderer takes), numbers are the published texts with the
+language's decimal mark; the corpus' texts (answers, justifications) are data and shown
+as written in every edition.
 
 A response's text is on its subject-version page only; a case page repeats only its
 main hypothesis (one sentence), so the site grows linearly with the corpus. Every page
@@ -31,7 +41,6 @@ from ro_metrics.contracts.vocabulary import (
     CRITERIA,
     ELIGIBLE,
     FAIL,
-    FAMILY_NAMES,
     PASS,
     family_of,
 )
@@ -43,45 +52,42 @@ from ro_metrics.publishing.leaderboard_page import (
     disqualified_section,
     evidence_html,
     fails_by_version,
+    header,
     header_meta,
+    language_link,
+    number,
     operational_table,
     ranking_table,
     status_badge,
     text,
     uncertainty_note,
 )
-from ro_metrics.publishing.site_files import INDEX, case_page, href, run_anchor, version_page
-from ro_metrics.publishing.translations import ENGLISH, language
+from ro_metrics.publishing.site_files import (
+    INDEX,
+    case_page,
+    edition_page,
+    href,
+    run_anchor,
+    version_page,
+)
+from ro_metrics.publishing.translations import LANGUAGES, Language, language
 
-# The site is in English; its labels shared with the leaderboard page come from en.json.
-T = language(ENGLISH)
+# Every edition's labels, loaded once: the pages jobs render each page in each of them.
+EDITIONS = {code: language(code) for code in LANGUAGES}
+# The css class of each classification's letter in the matrix (the letters themselves
+# are labels: "letter_<classification>"); a Fail with a critical fail is marked apart.
+LETTER_CSS = {PASS: "pass", CONDITIONAL: "conditional", FAIL: "fail"}
+CRITICAL_CSS = "critical"
 
-CRITERION_LABELS = {
-    "main_hypothesis": "Main hypothesis",
-    "key_signals": "Key signals",
-    "alternatives": "Alternatives",
-    "recommended_action": "Recommended action",
-    "requested_data": "Requested data",
-    "decision_change_condition": "Decision-change condition",
-}
-CRITERION_SHORT = {
-    "main_hypothesis": "MH",
-    "key_signals": "KS",
-    "alternatives": "Alt",
-    "recommended_action": "RA",
-    "requested_data": "RD",
-    "decision_change_condition": "DCC",
-}
-# Letter and css class of each classification in the matrix; a Fail with a critical
-# fail is marked apart.
-LETTER = {PASS: ("P", "pass"), CONDITIONAL: ("C", "conditional"), FAIL: ("F", "fail")}
-CRITICAL_LETTER = ("F!", "critical")
-
+# The leaderboard page's style and the site's own. In the index's ranking a tie group's
+# label may wrap: the Spanish labels are wider, and the table must still fit 1280 px.
 SITE_STYLE = (
     STYLE
     + OPERATIONAL_STYLE
     + """
 nav.crumbs { font-size: .9rem; margin-bottom: .5rem; }
+nav.language { float: right; margin-left: 1rem; font-size: .9rem; }
+#leaderboard .group-label { white-space: normal; }
 .cls { display: inline-block; border-radius: 4px; padding: 0 .4rem; font-size: .8rem;
   font-weight: 600; white-space: nowrap; }
 .cls.pass { background: var(--good-bg); color: var(--good); }
@@ -154,33 +160,51 @@ def _value(row: list, name: str):
 
 
 def _root(page: str) -> str:
-    """The relative way from a page up to the site root ("", "../", "../../")."""
+    """The relative way from a page up to its edition's root ("", "../", "../../")."""
     return href(page, INDEX)[: -len(INDEX)]
 
 
-def classification_badge(classification: str, critical: bool = False) -> str:
-    letter_css = CRITICAL_LETTER[1] if critical else LETTER[classification][1]
-    label = f"{classification} (critical fail)" if critical else classification
-    return f'<span class="cls {letter_css}">{text(label)}</span>'
+def classification_label(classification: str, t: Language, critical: bool = False) -> str:
+    label = t(f"classification_{classification}")
+    return t("classification_critical", classification=label) if critical else label
 
 
-def letter_mark(classification: str, critical: bool = False, *, brief: bool = False) -> str:
-    """A run's classification as one coloured letter (P, C, F, F! with a critical fail);
-    brief: without the tooltip (the matrix has 30,000 cells at size L)."""
-    letter, css = CRITICAL_LETTER if critical else LETTER[classification]
+def classification_badge(classification: str, t: Language, critical: bool = False) -> str:
+    css = CRITICAL_CSS if critical else LETTER_CSS[classification]
+    return f'<span class="cls {css}">{classification_label(classification, t, critical)}</span>'
+
+
+def letter_mark(
+    classification: str, t: Language, critical: bool = False, *, brief: bool = False
+) -> str:
+    """A run's classification as one coloured letter (P, C, F, F! with a critical fail
+    in English); brief: without the tooltip (the matrix has 30,000 cells at size L)."""
+    letter = t("letter_critical") if critical else t(f"letter_{classification}")
+    css = CRITICAL_CSS if critical else LETTER_CSS[classification]
     if brief:
         return f"<i class={css}>{letter}</i>"
-    return f'<i class="{css}" title="{text(classification)}">{letter}</i>'
+    return f'<i class="{css}" title="{t(f"classification_{classification}")}">{letter}</i>'
 
 
-def frame(title: str, body: str) -> str:
-    """A whole self-contained page around its body."""
+def language_switch(page: str, t: Language) -> str:
+    """The link from a page of edition t to the same page of the other edition (page: its
+    path in the site's layout, before site_files.edition_page puts it in an edition)."""
+    other = t("other_language_code")
+    target = href(edition_page(page, t.code), edition_page(page, other))
+    return (
+        f'<nav class="language" aria-label="{t("site_language_label")}">'
+        f"{language_link(t, text(target))}</nav>"
+    )
+
+
+def frame(title: str, body: str, t: Language) -> str:
+    """A whole self-contained page in language t around its body (title: escaped)."""
     return f"""<!DOCTYPE html>
-<html lang="en">
+<html lang="{t.code}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{text(title)}</title>
+<title>{title}</title>
 <style>{SITE_STYLE}</style>
 </head>
 <body>
@@ -191,44 +215,50 @@ def frame(title: str, body: str) -> str:
 """
 
 
-def gold_facts(case_id: str, gold: PublicGold) -> str:
+def gold_facts(case_id: str, gold: PublicGold, t: Language) -> str:
     family = family_of(case_id)
-    return (
-        f"{text(family)} ({text(FAMILY_NAMES.get(family, ''))}) · {text(gold.case_type)} · "
-        f"floor {gold.rubric_floor} · ceiling {gold.rubric_ceiling}"
+    return t(
+        "site_gold_facts",
+        family=text(family),
+        family_name=t(f"family_{family}"),
+        case_type=t(f"case_type_{gold.case_type}"),
+        floor=gold.rubric_floor,
+        ceiling=gold.rubric_ceiling,
     )
 
 
-def _answer_html(published: PublishedRun) -> str:
+def _answer_html(published: PublishedRun, t: Language) -> str:
     answer = published.answer
     signals = "".join(f"<li>{text(signal)}</li>" for signal in answer.key_signals)
+    why_plausible, why_discardable = t("site_why_plausible"), t("site_why_discardable")
     alternatives = "".join(
         '<li class="alternative">'
         f"<p>{text(hypothesis)}</p>"
-        f'<p><span class="label">Why plausible:</span> {text(plausible)}</p>'
-        f'<p><span class="label">Why discardable:</span> {text(discardable)}</p></li>'
+        f'<p><span class="label">{why_plausible}</span> {text(plausible)}</p>'
+        f'<p><span class="label">{why_discardable}</span> {text(discardable)}</p></li>'
         for hypothesis, plausible, discardable in answer.alternatives
     )
-    served = f" · served model {text(answer.served_model)}" if answer.served_model else ""
+    served = t("site_served_model", model=text(answer.served_model)) if answer.served_model else ""
+    answered = t("site_answered", timestamp=text(answer.timestamp_utc), track=text(answer.track))
     return (
-        '<div class="answer"><h4>Answer</h4><dl>'
-        f"<dt>Main hypothesis</dt><dd>{text(answer.main_hypothesis)}</dd>"
-        f"<dt>Confidence</dt><dd>{answer.confidence} / 100</dd>"
-        f"<dt>Key signals</dt><dd><ol>{signals}</ol></dd>"
-        f"<dt>Alternatives</dt><dd><ol>{alternatives}</ol></dd>"
-        f"<dt>Requested data</dt><dd>{text(answer.requested_data)}</dd>"
-        f"<dt>Recommended action</dt><dd>{text(answer.recommended_action)}</dd>"
-        "<dt>Decision-change condition</dt>"
+        f'<div class="answer"><h4>{t("site_answer")}</h4><dl>'
+        f"<dt>{t('criterion_main_hypothesis')}</dt><dd>{text(answer.main_hypothesis)}</dd>"
+        f"<dt>{t('site_confidence')}</dt><dd>{answer.confidence} / 100</dd>"
+        f"<dt>{t('criterion_key_signals')}</dt><dd><ol>{signals}</ol></dd>"
+        f"<dt>{t('criterion_alternatives')}</dt><dd><ol>{alternatives}</ol></dd>"
+        f"<dt>{t('criterion_requested_data')}</dt><dd>{text(answer.requested_data)}</dd>"
+        f"<dt>{t('criterion_recommended_action')}</dt>"
+        f"<dd>{text(answer.recommended_action)}</dd>"
+        f"<dt>{t('criterion_decision_change_condition')}</dt>"
         f"<dd>{text(answer.decision_change_condition)}</dd>"
-        f'</dl><p class="meta">Answered {text(answer.timestamp_utc)} · track '
-        f"{text(answer.track)}{served}</p></div>"
+        f'</dl><p class="meta">{answered}{served}</p></div>'
     )
 
 
-def _scoring_html(entry: VersionRun) -> str:
+def _scoring_html(entry: VersionRun, t: Language) -> str:
     published, row = entry.published, entry.row
     criteria = "".join(
-        f'<tr><td>{CRITERION_LABELS[name]}</td><td class="num">{score}</td>'
+        f'<tr><td>{t(f"criterion_{name}")}</td><td class="num">{score}</td>'
         f"<td>{text(justification)}</td></tr>"
         for name, score, justification in zip(
             CRITERIA, published.run.criterion_scores, published.scoring.justifications, strict=True
@@ -244,36 +274,53 @@ def _scoring_html(entry: VersionRun) -> str:
                 "response_field": found.response_field,
                 "reviewer_justification": fail.justification,
             }
-            evidence = evidence_html(shown, T, long=found.match != "none")
-            items.append(
-                f'<li><span class="severity {text(fail.severity)}">{text(fail.severity)}</span> '
-                f"{text(fail.fail_type)} fail: {evidence}</li>"
+            severity = (
+                f'<span class="severity {text(fail.severity)}">'
+                f"{t(f'severity_{fail.severity}')}</span>"
             )
-        fails = f'<h4>Automatic fails</h4><ul class="run-fails">{"".join(items)}</ul>'
+            line = t(
+                "site_run_fail",
+                severity=severity,
+                fail_type=t(f"fail_type_{fail.fail_type}"),
+                evidence=evidence_html(shown, t, long=found.match != "none"),
+            )
+            items.append(f"<li>{line}</li>")
+        fails = f'<h4>{t("site_fails_heading")}</h4><ul class="run-fails">{"".join(items)}</ul>'
+    scored = t(
+        "site_scored",
+        timestamp=text(_value(row, "scoring_timestamp_utc")),
+        correctness=number(_value(row, "correctness"), t),
+    )
     return (
-        f'<div class="scoring"><h4>Scoring by {text(published.run.reviewer_id)}</h4>'
-        '<div class="table-wrap"><table class="criteria"><thead><tr><th>Criterion</th>'
-        '<th class="num">Score</th><th>Justification</th></tr></thead>'
-        f"<tbody>{criteria}</tbody></table></div>{fails}"
-        f'<p class="meta">Scored {text(_value(row, "scoring_timestamp_utc"))} · '
-        f"correctness {text(_value(row, 'correctness'))}</p></div>"
+        f'<div class="scoring"><h4>'
+        f"{t('site_scoring_heading', reviewer=text(published.run.reviewer_id))}</h4>"
+        f'<div class="table-wrap"><table class="criteria"><thead><tr>'
+        f"<th>{t('site_col_criterion')}</th>"
+        f'<th class="num">{t("site_col_score")}</th><th>{t("site_col_justification")}</th>'
+        "</tr></thead>"
+        f'<tbody>{criteria}</tbody></table></div>{fails}<p class="meta">{scored}</p></div>'
     )
 
 
-def _run_article(entry: VersionRun) -> str:
+def _run_article(entry: VersionRun, t: Language) -> str:
     run, row = entry.published.run, entry.row
     critical = _value(row, "has_critical_fail")
+    scores = t(
+        "site_run_scores",
+        raw=_value(row, "raw_score"),
+        clipped=_value(row, "clipped_score"),
+        floor=_value(row, "rubric_floor"),
+        ceiling=_value(row, "rubric_ceiling"),
+        confidence=_value(row, "reported_confidence"),
+        correctness=number(_value(row, "correctness"), t),
+    )
     return (
         f'<article class="run" id="{text(run_anchor(run.case_id, run.run_id))}">'
         f"<h3>{text(run.run_id)} "
-        f"{classification_badge(_value(row, 'classification'), critical)}</h3>"
-        f'<p class="scores">raw score <strong>{_value(row, "raw_score")}</strong> · clipped '
-        f"score <strong>{_value(row, 'clipped_score')}</strong> (floor "
-        f"{_value(row, 'rubric_floor')}, ceiling {_value(row, 'rubric_ceiling')}) · "
-        f"confidence {_value(row, 'reported_confidence')} · correctness "
-        f"{_value(row, 'correctness')}</p>"
-        f'<div class="run-grid">{_answer_html(entry.published)}{_scoring_html(entry)}</div>'
-        "</article>"
+        f"{classification_badge(_value(row, 'classification'), t, critical)}</h3>"
+        f'<p class="scores">{scores}</p>'
+        f'<div class="run-grid">{_answer_html(entry.published, t)}{_scoring_html(entry, t)}'
+        "</div></article>"
     )
 
 
@@ -285,8 +332,10 @@ def render_version_page(
     summary: list,
     golds: dict[str, PublicGold],
     benchmark_version: str,
+    t: Language,
 ) -> str:
-    """The page of one subject version (module docstring); runs sorted by case, run."""
+    """The page of one subject version in language t (module docstring); runs sorted by
+    case, run."""
     page = version_page(subject_id, subject_version)
     root = _root(page)
     summary_row = dict(zip(SUBJECT_COLUMNS, summary, strict=True))
@@ -296,74 +345,78 @@ def render_version_page(
     toc, sections = [], []
     for case_id, entries in by_case.items():
         marks = "".join(
-            letter_mark(_value(entry.row, "classification"), _value(entry.row, "has_critical_fail"))
+            letter_mark(
+                _value(entry.row, "classification"), t, _value(entry.row, "has_critical_fail")
+            )
             for entry in entries
         )
         toc.append(f'<span><a href="#{text(case_id)}">{text(case_id)}</a> {marks}</span>')
-        articles = "".join(_run_article(entry) for entry in entries)
+        articles = "".join(_run_article(entry, t) for entry in entries)
         sections.append(
             f'<section class="case" id="{text(case_id)}"><h2>'
             f'<a href="{text(root + case_page(case_id))}">{text(case_id)}</a> '
-            f'<span class="muted">{gold_facts(case_id, golds[case_id])}</span></h2>'
+            f'<span class="muted">{gold_facts(case_id, golds[case_id], t)}</span></h2>'
             f"{articles}</section>"
         )
-    metrics = " · ".join(
-        f"{label} {text(summary_row[name])}"
-        for label, name in (
-            ("Q<sub>final</sub>", "q_final"),
-            ("pass rate", "pass_rate"),
-            ("mean clipped score", "mean_clipped_score"),
-            ("Brier", "brier"),
-            ("ECE", "ece"),
-        )
+    metrics = t(
+        "site_version_metrics",
+        **{
+            name: number(summary_row[name], t)
+            for name in ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
+        },
+    )
+    meta = t(
+        "site_version_meta",
+        version=text(benchmark_version),
+        status=status_badge(summary_row, t),
+        n_runs=text(summary_row["n_runs"]),
+        n_pass=text(summary_row["n_pass"]),
+        n_conditional=text(summary_row["n_conditional"]),
+        n_fail=text(summary_row["n_fail"]),
+        metrics=metrics,
     )
     body = f"""<header>
-<nav class="crumbs"><a href="{text(root + INDEX)}">Leaderboard</a> › {text(subject_id)}</nav>
+{language_switch(page, t)}
+<nav class="crumbs"><a href="{text(root + INDEX)}">{t("site_crumb_leaderboard")}</a> › \
+{text(subject_id)}</nav>
 <h1>{text(subject_id)} <span class="version">{text(subject_version)}</span></h1>
-<p class="meta">Benchmark version <strong>{text(benchmark_version)}</strong> ·
- {status_badge(summary_row, T)} · {text(summary_row["n_runs"])} scored runs:
- {text(summary_row["n_pass"])} Pass, {text(summary_row["n_conditional"])} Conditional,
- {text(summary_row["n_fail"])} Fail · {metrics}</p>
-<p class="note">Every scored run of this version, case by case: the answer as the model
- gave it (its public fields), the reviewer's scores and justifications, and each automatic
- fail with its evidence. {T("evidence_note")}</p>
-<nav class="cases" aria-label="cases">{"".join(toc)}</nav>
+<p class="meta">{meta}</p>
+<p class="note">{t("site_version_note")} {t("evidence_note")}</p>
+<nav class="cases" aria-label="{t("site_cases_label")}">{"".join(toc)}</nav>
 </header>
 <main>
 {"".join(sections)}
 </main>"""
-    return frame(f"{subject_id} {subject_version} · {benchmark_version}", body)
+    return frame(text(f"{subject_id} {subject_version} · {benchmark_version}"), body, t)
 
 
-def _sort_header(label: str, kind: str, *, numeric: bool = False, title: str = "") -> str:
-    css = ' class="num"' if numeric else ""
-    hint = f' title="{text(title)}"' if title else ""
-    return (
-        f'<th scope="col"{css} data-type="{kind}"{hint}><button type="button">{label}</button></th>'
+def case_table_head(t: Language) -> str:
+    return "".join(
+        [
+            header(t("col_subject_version"), "text"),
+            header(t("site_col_run"), "text"),
+            header(t("site_col_classification"), "text"),
+            header(t("site_col_raw"), "number", numeric=True, title=t("site_col_raw_title")),
+            header(
+                t("site_col_clipped"), "number", numeric=True, title=t("site_col_clipped_title")
+            ),
+            *(
+                header(
+                    t(f"criterion_short_{name}"),
+                    "number",
+                    numeric=True,
+                    title=t(f"criterion_{name}"),
+                )
+                for name in CRITERIA
+            ),
+            header(t("site_confidence"), "number", numeric=True),
+            header(t("criterion_main_hypothesis"), "text"),
+            f"<th>{t('site_answer')}</th>",
+        ]
     )
 
 
-CASE_TABLE_HEAD = "".join(
-    [
-        _sort_header("Subject · version", "text"),
-        _sort_header("Run", "text"),
-        _sort_header("Classification", "text"),
-        _sort_header("Raw", "number", numeric=True, title="raw score 0-12"),
-        _sort_header("Clipped", "number", numeric=True, title="clipped score"),
-        *(
-            _sort_header(
-                CRITERION_SHORT[name], "number", numeric=True, title=CRITERION_LABELS[name]
-            )
-            for name in CRITERIA
-        ),
-        _sort_header("Confidence", "number", numeric=True),
-        _sort_header("Main hypothesis", "text"),
-        "<th>Answer</th>",
-    ]
-)
-
-
-def _case_row(entry: VersionRun, name_cell: str, version_link: str) -> str:
+def _case_row(entry: VersionRun, name_cell: str, version_link: str, t: Language) -> str:
     """A run's row on its case's page; name_cell and version_link (escaped, relative to
     cases/) are the same for every run of a version and rendered once."""
     # No data-value: the sorting script sorts these cells by their text (85,500 rows at
@@ -373,17 +426,19 @@ def _case_row(entry: VersionRun, name_cell: str, version_link: str) -> str:
     scores = "".join(f'<td class="num">{score}</td>' for score in run.criterion_scores)
     return (
         f'<tr>{name_cell}<td class="run">{text(run.run_id)}'
-        f'<span class="ci">reviewer {text(run.reviewer_id)}</span></td>'
-        f"<td>{classification_badge(row[_CLASSIFICATION], critical)}</td>"
+        f'<span class="ci">{t("reviewer_id", reviewer=text(run.reviewer_id))}</span></td>'
+        f"<td>{classification_badge(row[_CLASSIFICATION], t, critical)}</td>"
         f'<td class="num">{row[_RAW]}</td><td class="num">{row[_CLIPPED]}</td>{scores}'
         f'<td class="num">{run.reported_confidence}</td>'
         f'<td class="text">{text(entry.published.answer.main_hypothesis)}</td>'
         f'<td class="answer-link"><a href="{version_link}#'
-        f'{text(run_anchor(run.case_id, run.run_id))}">full answer</a></td></tr>'
+        f'{text(run_anchor(run.case_id, run.run_id))}">{t("site_full_answer")}</a></td></tr>'
     )
 
 
-def _matrix_row(subject_id: str, subject_version: str, runs: list[VersionRun], case_ids) -> str:
+def _matrix_row(
+    subject_id: str, subject_version: str, runs: list[VersionRun], case_ids, t: Language
+) -> str:
     """The version's row of the index's matrix: a cell per case (in case_ids order), a
     coloured letter per run, linking to the case on the version's page."""
     page = version_page(subject_id, subject_version)
@@ -391,7 +446,10 @@ def _matrix_row(subject_id: str, subject_version: str, runs: list[VersionRun], c
     for entry in sorted(runs, key=lambda e: (e.published.run.run_id, e.published.run.reviewer_id)):
         case_id = entry.published.run.case_id
         letters[case_id] = letters.get(case_id, "") + letter_mark(
-            _value(entry.row, "classification"), _value(entry.row, "has_critical_fail"), brief=True
+            _value(entry.row, "classification"),
+            t,
+            _value(entry.row, "has_critical_fail"),
+            brief=True,
         )
     link = text(page)
     cells = "".join(
@@ -407,10 +465,17 @@ def _matrix_row(subject_id: str, subject_version: str, runs: list[VersionRun], c
 
 
 def version_parts(
-    subject_id: str, subject_version: str, inputs_digest: str, runs: list[VersionRun], case_ids
+    subject_id: str,
+    subject_version: str,
+    inputs_digest: str,
+    runs: list[VersionRun],
+    case_ids,
+    *,
+    editions: dict[str, Language] = EDITIONS,
 ) -> VersionParts:
-    """What the case pages and the index show of one version: its row of the matrix
-    (a cell per case of case_ids) and, per case, its rows of the case's page."""
+    """What the case pages and the index show of one version, in every edition: its row
+    of the matrix (a cell per case of case_ids) and, per case, its rows of the case's
+    page. The links are the same in every edition (each mirrors the site's layout)."""
     page = version_page(subject_id, subject_version)
     version_link = text(f"../{page}")
     name_cell = (
@@ -428,57 +493,76 @@ def version_parts(
             *(classifications.count(name) for name in (PASS, CONDITIONAL, FAIL)),
             sum(bool(_value(e.row, "has_critical_fail")) for e in entries),
         ]
-        rows_html = "".join(_case_row(entry, name_cell, version_link) for entry in entries)
-        digest = hashlib.sha256(f"{counts}\n{rows_html}".encode()).hexdigest()
+        rows_html = {
+            code: "".join(_case_row(entry, name_cell, version_link, t) for entry in entries)
+            for code, t in editions.items()
+        }
+        shown = "\n".join(rows_html.values())
+        digest = hashlib.sha256(f"{counts}\n{shown}".encode()).hexdigest()
         cases[case_id] = CasePart(digest, counts, rows_html)
     return VersionParts(
         subject_id,
         subject_version,
         inputs_digest,
-        _matrix_row(subject_id, subject_version, runs, case_ids),
+        {
+            code: _matrix_row(subject_id, subject_version, runs, case_ids, t)
+            for code, t in editions.items()
+        },
         cases,
     )
 
 
 def render_case_page(
-    *, case_id: str, gold: PublicGold, parts: list[CasePart], benchmark_version: str
+    *,
+    case_id: str,
+    gold: PublicGold,
+    parts: list[CasePart],
+    benchmark_version: str,
+    t: Language,
 ) -> str:
-    """The page of one case: the runs of every subject version, sortable. The parts come
-    in (subject_id, subject_version) order, each run by run: not in leaderboard order, so
-    that a ranking change elsewhere does not rewrite every case page."""
-    root = _root(case_page(case_id))
+    """The page of one case in language t: the runs of every subject version, sortable.
+    The parts come in (subject_id, subject_version) order, each run by run: not in
+    leaderboard order, so that a ranking change elsewhere does not rewrite every case
+    page."""
+    page = case_page(case_id)
+    root = _root(page)
     n_runs, n_pass, n_conditional, n_fail, n_critical = (
         sum(part.counts[i] for part in parts) for i in range(5)
     )
     if parts:
         table = (
             '<div class="table-wrap"><table class="sortable runs" id="runs"><thead><tr>'
-            f"{CASE_TABLE_HEAD}</tr></thead>"
-            f"<tbody>{''.join(part.rows_html for part in parts)}</tbody></table></div>"
+            f"{case_table_head(t)}</tr></thead>"
+            f"<tbody>{''.join(part.rows_html[t.code] for part in parts)}</tbody></table></div>"
         )
     else:
-        table = "<p>No scored run of this case yet.</p>"
+        table = f"<p>{t('site_no_runs')}</p>"
+    meta = t(
+        "site_case_meta",
+        version=text(benchmark_version),
+        facts=gold_facts(case_id, gold, t),
+        n_runs=n_runs,
+        n_versions=len(parts),
+        n_pass=n_pass,
+        n_conditional=n_conditional,
+        n_fail=n_fail,
+        n_critical=n_critical,
+    )
     main = f"""<header>
-<nav class="crumbs"><a href="{text(root + INDEX)}">Leaderboard</a> › {text(case_id)}</nav>
+{language_switch(page, t)}
+<nav class="crumbs"><a href="{text(root + INDEX)}">{t("site_crumb_leaderboard")}</a> › \
+{text(case_id)}</nav>
 <h1>{text(case_id)}</h1>
-<p class="meta">Benchmark version <strong>{text(benchmark_version)}</strong> ·
- {gold_facts(case_id, gold)}
- · {n_runs} scored runs by {len(parts)} subject versions: {n_pass} Pass,
- {n_conditional} Conditional, {n_fail} Fail ({n_critical} with a critical fail)</p>
-<p class="note">One row per scored run; the scores are the six criteria of the rubric
- (MH main hypothesis, KS key signals, Alt alternatives, RA recommended action, RD requested
- data, DCC decision-change condition; 0-2 each). The clipped score is the raw score capped
- at the case's ceiling; below the floor a run fails. The gold answer of the case is
- private. Click a column header to sort; "full answer" opens the run on its subject
- version's page.</p>
+<p class="meta">{meta}</p>
+<p class="note">{t("site_case_note")}</p>
 </header>
 <main>
 {table}
 </main>"""
-    return frame(f"{case_id} · {benchmark_version}", main)
+    return frame(text(f"{case_id} · {benchmark_version}"), main, t)
 
 
-def matrix_html(case_ids: list[str], matrix_rows: list[str]) -> str:
+def matrix_html(case_ids: list[str], matrix_rows: list[str], t: Language) -> str:
     """The subject-version × case matrix: one row per version (in leaderboard order, rows
     rendered by the subject-version pages jobs), one column per case."""
     head = "".join(
@@ -487,7 +571,7 @@ def matrix_html(case_ids: list[str], matrix_rows: list[str]) -> str:
     )
     return (
         '<div class="matrix-wrap"><table class="matrix" id="matrix"><thead><tr>'
-        f'<th class="corner" scope="col">Subject · version</th>{head}</tr></thead>'
+        f'<th class="corner" scope="col">{t("col_subject_version")}</th>{head}</tr></thead>'
         f"<tbody>{''.join(matrix_rows)}</tbody></table></div>"
     )
 
@@ -505,10 +589,12 @@ def render_index(
     critical_fails,
     case_ids,
     matrix_rows,
+    t: Language,
     operational=None,
 ) -> str:
-    """The site's index: the leaderboard and the matrix (module docstring); with the
-    rows of operational_per_subject.csv (a corpus with telemetry), the operational table."""
+    """The site's index in language t: the leaderboard and the matrix (module docstring;
+    matrix_rows: the versions' rows in this language); with the rows of
+    operational_per_subject.csv (a corpus with telemetry), the operational table."""
     fails_of = fails_by_version(critical_fails)
 
     def subject_href(_index, row):
@@ -519,36 +605,40 @@ def render_index(
         return f"{page}#{run_anchor(fail['case_id'], fail['run_id'])}"
 
     ranking = ranking_table(
-        rows, tie_groups, uncertainty, tracks, providers, fails_of, subject_href, run_href, T
+        rows, tie_groups, uncertainty, tracks, providers, fails_of, subject_href, run_href, t
     )
     operational_section = (
-        operational_table(rows, operational, subject_href, T) if operational else ""
+        operational_table(rows, operational, subject_href, t) if operational else ""
     )
-    versions = [(row["subject_id"], row["subject_version"]) for row in rows]
-    n_eligible = sum(row["leaderboard_status"] == ELIGIBLE for row in rows)
+    marks = {
+        name: f'<i class="{css}">{t(f"letter_{name}")}</i>'
+        for name, css in (*LETTER_CSS.items(), ("critical", CRITICAL_CSS))
+    }
+    matrix_note = t(
+        "site_matrix_note",
+        n_versions=len(rows),
+        n_ranked=sum(row["leaderboard_status"] == ELIGIBLE for row in rows),
+        n_cases=len(case_ids),
+        pass_mark=marks[PASS],
+        conditional_mark=marks[CONDITIONAL],
+        fail_mark=marks[FAIL],
+        critical_mark=marks["critical"],
+    )
     body = f"""<header>
-<h1>RO desalination fault-diagnosis benchmark — leaderboard</h1>
-{header_meta(benchmark_version, alpha, last_update, rows, T)}
+{language_switch(INDEX, t)}
+<h1>{t("heading")}</h1>
+{header_meta(benchmark_version, alpha, last_update, rows, t)}
 </header>
 <main>
-<h2>Ranking</h2>
-<p class="note">{T("ranking_note")}</p>
+<h2>{t("ranking_heading")}</h2>
+<p class="note">{t("ranking_note")}</p>
 {ranking}
-{uncertainty_note(benchmark_version, T)}
-{disqualified_section(rows, providers, fails_of, run_href, subject_href, T)}
+{uncertainty_note(benchmark_version, t)}
+{disqualified_section(rows, providers, fails_of, run_href, subject_href, t)}
 {operational_section}
-<h2 id="matrix-title">Cases × subject versions</h2>
-<p class="note">Every scored run of the {len(versions)} subject versions ({n_eligible}
- ranked; rows in leaderboard order) on the {len(case_ids)} cases (columns): one letter per
- run, <i class="pass">P</i> Pass, <i class="conditional">C</i> Conditional,
- <i class="fail">F</i> Fail, <i class="critical">F!</i> Fail with a critical fail; an empty
- cell has no scored run. A cell leads to the runs on the version's page, a case to its
- page.</p>
-{matrix_html(case_ids, matrix_rows)}
+<h2 id="matrix-title">{t("site_matrix_heading")}</h2>
+<p class="note">{matrix_note}</p>
+{matrix_html(case_ids, matrix_rows, t)}
 </main>
-<footer class="meta"><p>Computed by the benchmark's metrics workflow from the scored runs;
- the same numbers are in leaderboard.csv, metrics_per_subject.csv and critical_fails.csv
- of the published results.</p></footer>"""
-    return frame(
-        f"Leaderboard · RO desalination fault-diagnosis benchmark {benchmark_version}", body
-    )
+<footer class="meta"><p>{t("site_footer")}</p></footer>"""
+    return frame(t("title", version=text(benchmark_version)), body, t)
