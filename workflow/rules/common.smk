@@ -93,13 +93,13 @@ if not Path(SCHEMAS).is_dir():
 # the partitions it chose.
 if workflow.is_main_process:
     PARTITIONS = refresh_manifests(Path(CORPUS), VERSION, config["partitions"], Path(MANIFESTS))
-else:
-    PARTITIONS = recorded_partitions(Path(MANIFESTS))
     # A site page deleted or edited by hand: its job must run again to restore it.
     for message in drop_outdated_manifests(
         Path(SITE), sorted(Path(f"{CACHE}/site").glob("*.pages.json"))
     ):
         print(message, file=sys.stderr)
+else:
+    PARTITIONS = recorded_partitions(Path(MANIFESTS))
 
 
 def modules(script):
