@@ -16,6 +16,7 @@ telemetry (the verdict says so).
 """
 
 import hashlib
+import os
 from pathlib import Path
 
 from ro_metrics.contracts.files import step_logger, write_bytes_atomic
@@ -113,7 +114,9 @@ def main(smk) -> None:
         for code, _ in editions
         for key, bins in calibration.items()
     }
-    drawn = draw_missing(list(requests.values()), smk.params.diagram_cache, smk.threads)
+    drawn = draw_missing(
+        list(requests.values()), smk.params.diagram_cache, min(4, os.cpu_count() or 1)
+    )
     for code, output in editions:
         t = language(code)
         diagrams = {}

@@ -67,6 +67,7 @@ class CodeGraph:
         self.used: set[str] = set()
         # Per instance: the files do not change while the workflow is parsed.
         self._facts = cache(self._read_facts)
+        self._file_of = cache(lambda name: _module_file(name, self.search_root))
 
     def _read_facts(self, path: Path) -> tuple[str, frozenset[Path]]:
         """The sha256 of a file and the package files importing it executes (each named
@@ -83,7 +84,7 @@ class CodeGraph:
         for name in names:
             parts = name.split(".")
             for end in range(1, len(parts) + 1):
-                found = _module_file(".".join(parts[:end]), self.search_root)
+                found = self._file_of(".".join(parts[:end]))
                 if found is not None:
                     files.add(found)
         return digest, frozenset(files)

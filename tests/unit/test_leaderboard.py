@@ -15,6 +15,7 @@ from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas.ranking import ranked, tie_groups
 from ro_metrics.publishing.leaderboard_page import render_page
 from ro_metrics.publishing.reliability_diagram import (
+    PARALLEL_FROM,
     DiagramRequest,
     DiagramText,
     diagram_key,
@@ -279,13 +280,14 @@ def test_committed_page_shows_intervals_and_tie_groups():
 def test_diagrams_drawn_in_parallel_are_those_drawn_one_by_one(tmp_path):
     words = DiagramText("Confidence", "Accuracy", ",")
     requests = [
-        DiagramRequest(((1, 2, Fraction(7, 100), Fraction(1, 2)),), "atlas · a1", "0a1", words),
-        DiagramRequest(((10, 3, Fraction(39, 40), Fraction(2, 3)),), "fjord · f2", "0f2", words),
-        DiagramRequest(((4, 1, Fraction(3, 10), Fraction(1)),), "zeta · z3", "0z3", words),
+        DiagramRequest(((m, m + 1, Fraction(m, 10), Fraction(1, m)),), f"s{m} · v", f"0{m}", words)
+        for m in range(1, PARALLEL_FROM + 1)
     ]
     parallel, alone = tmp_path / "parallel", tmp_path / "alone"
-    assert draw_missing(requests, parallel, workers=2) == 3
+    assert draw_missing(requests, parallel, workers=2) == PARALLEL_FROM
     assert draw_missing(requests, parallel, workers=2) == 0  # all in the cache now
+    # Fewer than PARALLEL_FROM: drawn in this process, the same way.
+    assert draw_missing(requests[:2], tmp_path / "few", workers=2) == 2
     for request in requests:
         key = diagram_key(*request)
         expected = draw(*request[:3], alone, request.words)

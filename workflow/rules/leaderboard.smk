@@ -28,8 +28,7 @@ rule build_leaderboard:
         f"{LOGS}/build_leaderboard.log",
     conda:
         "../envs/metrics.yaml"
-    # The diagrams missing from the cache are drawn on this many processes.
-    threads: 2
+    threads: 1
     resources:
         mem_mb=1024,
     params:

@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import fastjsonschema
@@ -233,7 +234,12 @@ class SchemaCheck:
     def __init__(self, schema_path: Path):
         schema = json.loads(Path(schema_path).read_text(encoding="utf-8"))
         self._schema = schema
-        self._fast = fastjsonschema.compile(inline_definitions(schema))
+
+    @cached_property
+    def _fast(self):
+        # Compiled when a first document is checked (50 ms a schema): a load job whose
+        # files are all unchanged since its last run checks none.
+        return fastjsonschema.compile(inline_definitions(self._schema))
 
     def problems(self, document, *, shown_fields=None) -> list[str]:
         """Every violation with its location. With shown_fields (golds, whose content is

@@ -75,24 +75,33 @@ class DiagramRequest(NamedTuple):
     words: DiagramText
 
 
+# From this many missing diagrams on (a full run: one per subject version and language),
+# they are drawn on several processes. Such a run reaches the leaderboard job with
+# every other step done but the changes report: the cores are free. A rerun after a
+# few new scorings draws its two or four diagrams in the job's own process.
+PARALLEL_FROM = 16
+
+
 def draw_missing(requests: list[DiagramRequest], cache_dir, workers: int) -> int:
-    """Draw the diagrams the cache folder lacks into it, on up to `workers` processes;
-    how many were drawn. A full run draws one per subject version and language (~50
-    ms each, 200 at size L): in parallel they take a fraction of the job's time."""
+    """Draw the diagrams the cache folder lacks into it, on up to `workers` processes
+    when there are PARALLEL_FROM of them or more; how many were drawn. A full run draws
+    one per subject version and language (~50 ms each, 200 at size L)."""
     cache_dir = Path(cache_dir)
     missing = {}
     for request in requests:
         key = diagram_key(*request)
         if key not in missing and not (cache_dir / f"{key}.svg").exists():
             missing[key] = request
-    if workers > 1 and len(missing) > 1:
+    if workers > 1 and len(missing) >= PARALLEL_FROM:
         # Imported before the fork: each worker starts with matplotlib loaded.
         _import_matplotlib(cache_dir)
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            drawn = pool.map(_draw_request, missing.values(), [cache_dir] * len(missing))
-            for key, svg in zip(missing, drawn, strict=True):
-                write_bytes_atomic(cache_dir / f"{key}.svg", svg.encode("utf-8"))
+            drawn = list(pool.map(_draw_request, missing.values(), [cache_dir] * len(missing)))
+    else:
+        drawn = [_draw_request(request, cache_dir) for request in missing.values()]
+    for key, svg in zip(missing, drawn, strict=True):
+        write_bytes_atomic(cache_dir / f"{key}.svg", svg.encode("utf-8"))
     return len(missing)
 
 
