@@ -89,7 +89,12 @@ TARGETS = {
 CHANGES_JOB = "changes.py"
 MEMORY_TARGET_MIB = 1024
 MEMORY_TARGET_SIZE = "L"
-SAMPLE_SECONDS = 0.02
+# The process tree is sampled for its memory (and, in changes_step, for the changes
+# job's own time). Each sample walks /proc: every 20 ms that took a sizeable share of
+# one of the two cores from the run it measured, so the runs are sampled every 100 ms
+# and only the one timing a single job every 20 ms.
+SAMPLE_SECONDS = 0.1
+JOB_SAMPLE_SECONDS = 0.02
 # The engine floor's workflow: one rule, its output present, so that a run does nothing.
 ENGINE_SNAKEFILE = """
 rule nothing:
@@ -152,7 +157,7 @@ def measure(command: list[str], cwd: Path, job: str = "") -> tuple[float, float,
                     job_cpu[p.pid] = _cpu_seconds(p, job_cpu.get(p.pid, 0.0))
         except psutil.NoSuchProcess:
             pass
-        time.sleep(SAMPLE_SECONDS)
+        time.sleep(JOB_SAMPLE_SECONDS if job else SAMPLE_SECONDS)
     wall = time.perf_counter() - start
     reader.join()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -162,7 +167,7 @@ def measure(command: list[str], cwd: Path, job: str = "") -> tuple[float, float,
     if job:
         if not job_seen:
             raise RuntimeError(f"no {job} job ran:\n{''.join(output)[-3000:]}")
-        wall = job_seen[-1] - job_seen[0] + SAMPLE_SECONDS
+        wall = job_seen[-1] - job_seen[0] + JOB_SAMPLE_SECONDS
         cpu = sum(job_cpu.values())
     return wall, peak / 2**20, "".join(output), cpu
 
@@ -193,7 +198,7 @@ def _rss(process: psutil.Process) -> int:
 
 
 class Bench:
-    def __init__(self, scratch: Path, size: str, cores: int):
+    def __init__(self, scratch: Path, size: str, cores: int, workflow: Path = REPO):
         self.size = size
         self.cores = cores
         self.corpus = scratch / f"corpus-{size}"
@@ -201,7 +206,7 @@ class Bench:
         self.counts = make_corpus(self.corpus, size=size)
         self.workdir.mkdir()
         for part in WORKFLOW_PARTS:
-            source = REPO / part
+            source = workflow / part
             copy = shutil.copytree if source.is_dir() else shutil.copy2
             copy(source, self.workdir / part)
         self.unscored = self._unscored_responses()
@@ -310,9 +315,11 @@ class Bench:
             handle.write(f"\nReviewed again (benchmark edit {self.edits}).\n")
 
 
-def run_size(scratch: Path, size: str, cores: int, repeat: int, log) -> list[dict]:
+def run_size(
+    scratch: Path, size: str, cores: int, repeat: int, log, workflow: Path = REPO
+) -> list[dict]:
     log(f"size {size}: generating {SIZES[size]} (subjects, cases, runs)")
-    bench = Bench(scratch, size, cores)
+    bench = Bench(scratch, size, cores, workflow)
     samples = {scenario: [] for scenario in SCENARIOS}
     for repetition in range(1, repeat + 1):
         for scenario in SCENARIOS:
@@ -387,6 +394,7 @@ def markdown(rows: list[dict], machine: dict) -> str:
         f"- cores: {machine['cores']} (`--cores {machine['cores']}`); {machine['platform']}",
         f"- Python {machine['python']}, Snakemake {machine['snakemake']}",
         f"- repetitions per scenario: {machine['repeat']}; times are medians (min-max)",
+        f"- workflow measured: commit {machine['workflow']}",
         "",
         "Scenarios: **floor** = one process that only reads and json-parses every file "
         "once; **engine** = a no-op run of a one-rule Snakefile (E, Snakemake's own fixed "
@@ -429,6 +437,18 @@ def markdown(rows: list[dict], machine: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def workflow_commit(checkout: Path) -> str:
+    """The commit the measured workflow is at (with "+ changes" if its files differ)."""
+    git = ["git", "-C", str(checkout)]
+    head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    if head.returncode != 0:
+        return "unknown (not a git checkout)"
+    dirty = subprocess.run(
+        [*git, "status", "--porcelain", "--", *WORKFLOW_PARTS], capture_output=True, text=True
+    ).stdout.strip()
+    return head.stdout.strip() + (" + uncommitted changes" if dirty else "")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="S,M,L", help="comma-separated sizes (S, M, L)")
@@ -437,6 +457,13 @@ def main(argv=None) -> int:
     parser.add_argument("--cores", type=int, default=os.cpu_count())
     parser.add_argument("--out-dir", type=Path, default=REPO / "docs")
     parser.add_argument("--scratch", type=Path, help="where corpora go (default: a temp dir)")
+    parser.add_argument(
+        "--workflow",
+        type=Path,
+        default=REPO,
+        help="the checkout whose workflow is measured (default: this one), e.g. an "
+        "earlier commit's worktree for a before/after table with the same harness",
+    )
     args = parser.parse_args(argv)
     sizes = ["S"] if args.quick else args.sizes.split(",")
     repeat = 1 if args.quick else args.repeat
@@ -454,11 +481,12 @@ def main(argv=None) -> int:
         "python": platform.python_version(),
         "snakemake": version("snakemake"),
         "repeat": repeat,
+        "workflow": workflow_commit(args.workflow),
     }
     rows = []
     with tempfile.TemporaryDirectory(dir=args.scratch) as scratch:
         for size in sizes:
-            rows += run_size(Path(scratch), size, args.cores, repeat, log)
+            rows += run_size(Path(scratch), size, args.cores, repeat, log, args.workflow)
     args.out_dir.mkdir(parents=True, exist_ok=True)
     (args.out_dir / "benchmarks.md").write_text(markdown(rows, machine), "utf-8")
     buffer = io.StringIO()
