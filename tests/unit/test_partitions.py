@@ -22,17 +22,17 @@ from ro_metrics.corpus.layout import (
     [
         (0, 1),
         (726, 1),  # the benchmark's real size (12 × 31 × 1: 372 responses, 354 scorings)
-        (16_000, 1),
-        (16_001, 2),
-        (29_551, 2),  # size M
-        (32_000, 2),
-        (32_001, 4),
-        (64_001, 8),
+        (4_000, 1),
+        (4_001, 2),
+        (8_000, 2),
+        (8_001, 4),
+        (16_001, 8),
+        (29_551, 8),  # size M
         (175_801, 8),  # size L
         (10_000_000, 8),
     ],
 )
-def test_auto_partitions_one_per_16000_files_as_a_power_of_two_up_to_8(n_files, expected):
+def test_auto_partitions_one_per_4000_files_as_a_power_of_two_up_to_8(n_files, expected):
     assert auto_partitions(n_files) == expected
 
 
