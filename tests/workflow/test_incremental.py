@@ -8,7 +8,14 @@ import shutil
 import pytest
 
 from ro_metrics.corpus.layout import partition_of
-from support import EIGHT_PARTITIONS, corpus_copy, plan, planned_jobs, run_workflow, workflow_copy
+from support import (
+    EIGHT_PARTITIONS,
+    corpus_copy,
+    plan,
+    planned_jobs,
+    run_workflow,
+    workflow_copy,
+)
 
 AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
 AGGREGATES |= {"uncertainty", "critical_fails", "build_leaderboard", "changes", "publish", "all"}
@@ -31,6 +38,16 @@ def test_second_run_does_nothing(demo_run):
         assert planned_jobs(workdir, **config) == {}
         run = run_workflow(workdir, **config)
     assert "Nothing to be done" in run.output
+
+
+def test_a_changed_parameter_reruns_what_takes_it(demo_run):
+    # Snakemake compares params with its builtin serializer (common.smk,
+    # engine_settings.hash_params_without_pandas): a changed alpha is still seen, by the
+    # steps whose params hold it and by what follows them.
+    with demo_run.exclusive():
+        planned = planned_jobs(demo_run.workdir, **demo_run.config, alpha=0.4)
+    rerun = {"metrics_per_subject", "uncertainty", "build_leaderboard", "changes", "publish"}
+    assert planned == dict.fromkeys([*rerun, "all"], 1)
 
 
 def test_one_added_scoring_reruns_its_partition_and_the_aggregates(ran_once):

@@ -14,6 +14,7 @@ from snakemake.utils import validate
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
 from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
+from ro_metrics.engine_settings import hash_params_without_pandas
 from ro_metrics.module_graph import CodeGraph
 from ro_metrics.publishing.snapshot import snapshot_dates
 from ro_metrics.publishing.site_files import drop_outdated_manifests
@@ -134,22 +135,7 @@ if config["changes_since"]:
         )
 
 
-def hash_params_without_pandas(persistence_class):
-    """Compare params with Snakemake's builtin serializer, without importing pandas.
-
-    To record and compare each job's params (the `params` rerun trigger), Snakemake
-    picks a serializer that imports pandas whenever pandas is installed, only to hash
-    DataFrame params: 0.3 s of every run, a no-op included, in this environment (where
-    the changes step needs pandas). Our params are numbers, strings and a dict of
-    paths, for which that serializer returns the builtin one's text (repr): the
-    recorded params and their comparison are unchanged. Applied only if Snakemake
-    still has both (pinned 9.27; a later version keeps its own behaviour).
-    """
-    chooser = getattr(persistence_class, "_serialize_param", None)
-    if isinstance(chooser, property) and hasattr(persistence_class, "_serialize_param_builtin"):
-        persistence_class._serialize_param = property(lambda self: self._serialize_param_builtin)
-
-
+# Snakemake's params check without its pandas import (ro_metrics/engine_settings.py).
 hash_params_without_pandas(PersistenceBase)
 
 
