@@ -117,15 +117,21 @@ def test_code_inputs_are_every_module_the_script_imports(script):
     assert derived - {str(script.resolve())} == modulefinder_files(script)
 
 
+def stamp_package(root: Path) -> Path:
+    """A scripts folder with a rule script importing a two-module package."""
+    (root / "ro_metrics" / "formulas").mkdir(parents=True)
+    (root / "ro_metrics" / "__init__.py").write_text("")
+    (root / "ro_metrics" / "formulas" / "__init__.py").write_text("")
+    (root / "ro_metrics" / "formulas" / "a.py").write_text("from ro_metrics.formulas import b\n")
+    (root / "ro_metrics" / "formulas" / "b.py").write_text("X = 1\n")
+    (root / "unrelated.py").write_text("Y = 2\n")
+    (root / "step.py").write_text("from ro_metrics.formulas.a import b\n")
+    return root / "step.py"
+
+
 def test_code_inputs_follow_an_indirect_import(tmp_path):
     scripts = tmp_path / "scripts"
-    (scripts / "ro_metrics" / "formulas").mkdir(parents=True)
-    (scripts / "ro_metrics" / "__init__.py").write_text("")
-    (scripts / "ro_metrics" / "formulas" / "__init__.py").write_text("")
-    (scripts / "ro_metrics" / "formulas" / "a.py").write_text("from ro_metrics.formulas import b\n")
-    (scripts / "ro_metrics" / "formulas" / "b.py").write_text("X = 1\n")
-    (scripts / "step.py").write_text("from ro_metrics.formulas.a import b\n")
-    found = script_modules(scripts / "step.py")
+    found = script_modules(stamp_package(scripts))
     found = {Path(path).relative_to(scripts).as_posix() for path in found}
     assert found == {
         "step.py",
@@ -171,18 +177,6 @@ def test_no_sys_path_manipulation_outside_common_smk():
                     if re.search(r"sys\.path\.(insert|append|extend)|sys\.path\s*=", line):
                         places.append(str(path.relative_to(REPO)))
     assert places == ["workflow/rules/common.smk"]
-
-
-def stamp_package(root: Path) -> Path:
-    """A scripts folder with a rule script importing a two-module package."""
-    (root / "ro_metrics" / "formulas").mkdir(parents=True)
-    (root / "ro_metrics" / "__init__.py").write_text("")
-    (root / "ro_metrics" / "formulas" / "__init__.py").write_text("")
-    (root / "ro_metrics" / "formulas" / "a.py").write_text("from ro_metrics.formulas import b\n")
-    (root / "ro_metrics" / "formulas" / "b.py").write_text("X = 1\n")
-    (root / "unrelated.py").write_text("Y = 2\n")
-    (root / "step.py").write_text("from ro_metrics.formulas.a import b\n")
-    return root / "step.py"
 
 
 def sha256_of(path: Path) -> str:

@@ -129,7 +129,6 @@ def summary(partition, *pairs):
     return PartitionSummary(
         partition=partition,
         n_files=0,
-        digest="",
         problems=[],
         versions=[],
         unscored=[],

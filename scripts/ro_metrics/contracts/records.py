@@ -171,7 +171,6 @@ class PartitionSummary:
 
     partition: str
     n_files: int
-    digest: str
     problems: list[Problem]
     versions: list[VersionCount]
     unscored: list[UnscoredResponse]
@@ -335,7 +334,6 @@ def read_partition_summary(path) -> PartitionSummary:
     return PartitionSummary(
         partition=document["partition"],
         n_files=document["n_files"],
-        digest=document["digest"],
         problems=[Problem(*problem) for problem in document["problems"]],
         versions=[VersionCount(*version) for version in document["versions"]],
         unscored=[UnscoredResponse(*row) for row in document["unscored"]],

@@ -147,11 +147,6 @@ def _scan_folder(root: str, relative: str, skip: frozenset) -> list[str]:
     return lines
 
 
-def scan_partitions(root: Path, version: str, n_partitions: int) -> dict[str, list[str]]:
-    """Manifest lines of every response and scoring entry, grouped by partition."""
-    return group_partitions(scan_subject_folders(root, version), n_partitions)
-
-
 def group_partitions(subjects: dict[str, list[str]], n_partitions: int) -> dict[str, list[str]]:
     """The manifest lines of each subject folder, grouped by partition and sorted."""
     partitions = {pid: [] for pid in partition_ids(n_partitions)}

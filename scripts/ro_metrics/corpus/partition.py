@@ -325,14 +325,10 @@ def partition_summary(partition: str, files: dict, version: str) -> PartitionLoa
     file_digests = [
         InputDigest(path, result[1]) for path, (*_, result) in files.items() if result[1]
     ]
-    digest = hashlib.sha256(
-        "".join(f"{path}\t{file_digest}\n" for path, file_digest in file_digests).encode()
-    )
     scored_keys = {(run.subject_id, run.case_id, run.run_id) for run in scored_runs}
     summary = PartitionSummary(
         partition=partition,
         n_files=len(file_digests),
-        digest=digest.hexdigest(),
         problems=sorted(problems),
         versions=version_counts(responses, scored_keys),
         unscored=[
