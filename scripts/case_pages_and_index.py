@@ -13,7 +13,13 @@ without scored runs now) is removed.
 
 from pathlib import Path
 
-from ro_metrics.contracts.files import json_bytes, read_json, step_logger, tell
+from ro_metrics.contracts.files import (
+    json_bytes,
+    read_json,
+    step_logger,
+    tell,
+    without_cycle_collector,
+)
 from ro_metrics.contracts.records import read_golds_summary, read_page_manifest, read_version_parts
 from ro_metrics.contracts.tables import (
     CRITICAL_FAIL_COLUMNS,
@@ -35,6 +41,7 @@ from ro_metrics.publishing.site_pages import EDITIONS, render_case_page, render_
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("case_pages_and_index", smk.log[0])
     alpha, version = smk.params.alpha, smk.params.benchmark_version
     code = code_fingerprint([smk.input.modules, *smk.input.translations], alpha, version)

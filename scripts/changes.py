@@ -10,7 +10,7 @@ and changes.csv has its header only.
 import sys
 from pathlib import Path
 
-from ro_metrics.contracts.files import step_logger, write_bytes_atomic
+from ro_metrics.contracts.files import step_logger, without_cycle_collector, write_bytes_atomic
 from ro_metrics.contracts.records import (
     ChangesSection,
     read_per_run_summary,
@@ -51,6 +51,7 @@ def current_results(smk) -> PublishedResults:
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("changes", smk.log[0])
     newest = read_per_run_summary(smk.input.per_run_summary).newest_scoring_utc
     current_date = smk.params.snapshot_date or newest[:10]

@@ -10,7 +10,13 @@ cache, so that the next run re-reads only the files whose size or timestamps cha
 
 from pathlib import Path
 
-from ro_metrics.contracts.files import read_json, step_logger, tell, write_json
+from ro_metrics.contracts.files import (
+    read_json,
+    step_logger,
+    tell,
+    without_cycle_collector,
+    write_json,
+)
 from ro_metrics.contracts.records import (
     write_critical_fails,
     write_partition_summary,
@@ -22,6 +28,7 @@ from ro_metrics.corpus.partition import FileChecker, check_files, fingerprint, p
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("load_partition", smk.log[0])
     partition = smk.wildcards.partition
     current = fingerprint(

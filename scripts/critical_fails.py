@@ -9,13 +9,14 @@ after the cross-check accepted the corpus (its verdict is an input).
 
 from collections import Counter
 
-from ro_metrics.contracts.files import step_logger
+from ro_metrics.contracts.files import step_logger, without_cycle_collector
 from ro_metrics.contracts.records import read_critical_fails
 from ro_metrics.contracts.tables import CRITICAL_FAIL_COLUMNS, write_csv
 from ro_metrics.formulas.evidence import critical_fail_rows
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("critical_fails", smk.log[0])
     fails = [fail for path in smk.input.critical_fails for fail in read_critical_fails(path)]
     rows = critical_fail_rows(fails)

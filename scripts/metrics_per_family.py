@@ -4,12 +4,13 @@ One row per (subject version, family) with at least one scored run, sorted by
 (subject_id, family), subject_version breaking ties (ro_metrics.formulas.aggregates).
 """
 
-from ro_metrics.contracts.files import step_logger
+from ro_metrics.contracts.files import step_logger, without_cycle_collector
 from ro_metrics.contracts.tables import FAMILY_COLUMNS, read_per_run, write_csv
 from ro_metrics.formulas.aggregates import family_rows
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("metrics_per_family", smk.log[0])
     rows = family_rows(read_per_run(smk.input.per_run))
     write_csv(smk.output[0], FAMILY_COLUMNS, rows)

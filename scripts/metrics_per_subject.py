@@ -4,12 +4,13 @@ One row per (subject_id, subject_version) with a scored run, every value derived
 from the per-run table (aggregated_metrics.md §3; ro_metrics.formulas.aggregates).
 """
 
-from ro_metrics.contracts.files import step_logger
+from ro_metrics.contracts.files import step_logger, without_cycle_collector
 from ro_metrics.contracts.tables import SUBJECT_COLUMNS, read_per_run, write_csv
 from ro_metrics.formulas.aggregates import subject_rows
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("metrics_per_subject", smk.log[0])
     rows = subject_rows(read_per_run(smk.input.per_run), smk.params.alpha)
     write_csv(smk.output[0], SUBJECT_COLUMNS, rows)

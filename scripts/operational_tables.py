@@ -15,7 +15,7 @@ publish then publishes neither.
 import hashlib
 from pathlib import Path
 
-from ro_metrics.contracts.files import read_json, step_logger, write_json
+from ro_metrics.contracts.files import read_json, step_logger, without_cycle_collector, write_json
 from ro_metrics.contracts.records import OperationalSummary, Problem, write_operational_summary
 from ro_metrics.contracts.tables import (
     OPERATIONAL_FAMILY_COLUMNS,
@@ -33,6 +33,7 @@ from ro_metrics.formulas.operational import operational_rows
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("operational", smk.log[0])
     # The cached file checks are valid only for this code: its stamp's digests.
     fingerprint = hashlib.sha256(Path(smk.input.modules).read_bytes()).hexdigest()

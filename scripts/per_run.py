@@ -11,7 +11,7 @@ the corpus. On a corpus the cross-check refuses, a scored run of a case without 
 (valid) gold is left out here and named there.
 """
 
-from ro_metrics.contracts.files import step_logger
+from ro_metrics.contracts.files import step_logger, without_cycle_collector
 from ro_metrics.contracts.records import (
     PerRunSummary,
     read_golds_summary,
@@ -24,6 +24,7 @@ from ro_metrics.formulas.per_run import criterion_rows, per_run_rows
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("per_run", smk.log[0])
     golds = read_golds_summary(smk.input.golds).golds
     runs = [run for path in smk.input.runs for run in read_scored_runs(path)]

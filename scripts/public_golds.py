@@ -6,13 +6,14 @@ case_type leave this step (ro_metrics.corpus.golds).
 
 from pathlib import Path
 
-from ro_metrics.contracts.files import step_logger
+from ro_metrics.contracts.files import step_logger, without_cycle_collector
 from ro_metrics.contracts.records import write_golds_summary
 from ro_metrics.corpus.golds import load_golds
 from ro_metrics.corpus.layout import read_manifest
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("load_golds", smk.log[0])
     result = load_golds(
         Path(smk.params.corpus),

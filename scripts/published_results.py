@@ -17,6 +17,7 @@ from pathlib import Path
 from ro_metrics.contracts.files import (
     remove_stale_staging,
     step_logger,
+    without_cycle_collector,
     write_bytes_atomic,
     write_json,
 )
@@ -31,6 +32,7 @@ from ro_metrics.publishing.metadata import metadata
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("publish", smk.log[0])
     optional = smk.params.optional
     names = [Path(f).name for f in [*smk.output, *optional.values()]]

@@ -6,7 +6,7 @@ it (ro_metrics.formulas.uncertainty_table; methods in
 system/rubric/v1.0/uncertainty_methods.md).
 """
 
-from ro_metrics.contracts.files import step_logger
+from ro_metrics.contracts.files import step_logger, without_cycle_collector
 from ro_metrics.contracts.tables import (
     SUBJECT_COLUMNS,
     UNCERTAINTY_COLUMNS,
@@ -19,6 +19,7 @@ from ro_metrics.formulas.uncertainty_table import subject_runs, uncertainty_rows
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("uncertainty", smk.log[0])
     per_run = read_per_run(smk.input.per_run)
     # The rows of metrics_per_subject.csv as their CSV texts (write_csv writes str()).

@@ -12,7 +12,7 @@ the causes of its changes).
 import sys
 from pathlib import Path
 
-from ro_metrics.contracts.files import step_logger
+from ro_metrics.contracts.files import step_logger, without_cycle_collector
 from ro_metrics.contracts.records import (
     read_golds_summary,
     read_operational_summary,
@@ -30,6 +30,7 @@ from ro_metrics.corpus.layout import read_manifest
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("cross_check", smk.log[0])
     operational = read_operational_summary(smk.input.operational)
     result = cross_check(

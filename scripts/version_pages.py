@@ -14,7 +14,7 @@ run are kept. Runs only on a corpus the cross-check accepted (the verdict is an 
 
 from pathlib import Path
 
-from ro_metrics.contracts.files import json_bytes, step_logger, tell
+from ro_metrics.contracts.files import json_bytes, step_logger, tell, without_cycle_collector
 from ro_metrics.contracts.records import (
     read_golds_summary,
     read_published_versions,
@@ -42,6 +42,7 @@ from ro_metrics.publishing.site_pages import (
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("version_pages", smk.log[0])
     partition = smk.wildcards.partition
     alpha, version = smk.params.alpha, smk.params.benchmark_version

@@ -1,5 +1,6 @@
 """File output shared by every step: logs, atomic writes, JSON between steps."""
 
+import gc
 import json
 import logging
 import os
@@ -7,6 +8,20 @@ import sys
 from pathlib import Path
 
 import orjson
+
+
+def without_cycle_collector() -> None:
+    """Turn Python's cyclic garbage collector off for the rest of a step's process.
+
+    A step builds tables of up to 10^5 rows (tuples, lists, dicts) that never refer back
+    to each other, so reference counting frees all of them; the collector would only
+    walk the growing heap again and again (a full pass visits every live container).
+    At size L that was 1.7 s of the per-run step's 3 s and 1 s of the cross-check's
+    (docs/performance.md). The process ends with its step, which frees whatever cycle a
+    library leaves. Not for a step that makes cyclic objects by the thousand (figures:
+    the leaderboard step keeps the collector).
+    """
+    gc.disable()
 
 
 def step_logger(name: str, log_path) -> logging.Logger:
