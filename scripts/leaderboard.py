@@ -22,6 +22,7 @@ from pathlib import Path
 from ro_metrics.contracts.files import step_logger, write_bytes_atomic
 from ro_metrics.contracts.records import (
     LeaderboardSummary,
+    read_per_run_summary,
     read_verdict,
     write_leaderboard_summary,
 )
@@ -31,13 +32,11 @@ from ro_metrics.contracts.tables import (
     LEADERBOARD_COLUMNS,
     OPERATIONAL_SUBJECT_COLUMNS,
     SUBJECT_COLUMNS,
-    column,
     read_per_run,
     read_table,
     read_uncertainty,
     write_csv,
 )
-from ro_metrics.contracts.vocabulary import newest_timestamp
 from ro_metrics.formulas.aggregates import calibration_of_subjects
 from ro_metrics.formulas.ranking import (
     leaderboard_rows,
@@ -83,7 +82,7 @@ def main(smk) -> None:
         leaderboard_rows(ordered, tracks, providers, version),
     )
 
-    last_update = newest_timestamp(column(per_run, "scoring_timestamp_utc"))
+    last_update = read_per_run_summary(smk.input.per_run_summary).newest_scoring_utc
     snapshot_date = smk.params.snapshot_date or last_update[:10]
     operational = None
     if verdict.has_telemetry:

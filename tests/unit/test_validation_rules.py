@@ -4,6 +4,8 @@ from fractions import Fraction
 
 import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ro_metrics.contracts.records import EvaluationId, PartitionSummary, Problem
 from ro_metrics.contracts.vocabulary import newest_timestamp, timestamp_instant, utc_text
@@ -52,6 +54,51 @@ def test_newest_is_by_instant_not_by_text():
     # Nine digits apart: equal for a datetime, ordered here.
     later = "2026-05-13T10:38:10.000000002Z"
     assert newest_timestamp(["2026-05-13T10:38:10.000000001Z", later]) == later
+
+
+@pytest.mark.parametrize(
+    ("stamps", "newest"),
+    [
+        # A leap second is the next minute's first second: the first of the two wins.
+        (["2026-05-13T10:00:60Z", "2026-05-13T10:01:00Z"], "2026-05-13T10:00:60Z"),
+        (["2026-05-13T10:01:00Z", "2026-05-13T10:00:60Z"], "2026-05-13T10:01:00Z"),
+        # 30 February is 2 March to the calendar arithmetic: newer than 1 March.
+        (["2026-03-01T00:00:00Z", "2026-02-30T00:00:00Z"], "2026-02-30T00:00:00Z"),
+        # Hour 24 is the next day's midnight: the first of the two wins.
+        (["2026-05-13T24:00:00Z", "2026-05-14T00:00:00Z"], "2026-05-13T24:00:00Z"),
+        # The same instant written twice: the first, in UTC.
+        (["2026-05-14T02:00:00+02:00", "2026-05-14T00:00:00Z"], "2026-05-14T00:00:00Z"),
+        (["2026-05-14T00:00:00.0Z", "2026-05-14T00:00:00Z"], "2026-05-14T00:00:00.0Z"),
+        # A lower-case t or z is not the plain form, and is compared by instant.
+        (["2026-05-14t00:00:01z", "2026-05-14T00:00:00.9Z"], "2026-05-14T00:00:01Z"),
+    ],
+)
+def test_newest_of_instants_written_in_other_forms(stamps, newest):
+    assert newest_timestamp(stamps) == newest
+    # The definition: the first of the latest instants, in UTC.
+    assert newest == utc_text(max(stamps, key=timestamp_instant))
+
+
+@given(
+    st.lists(
+        st.builds(
+            "{}-{:02}-{:02}{}{:02}:{:02}:{:02}{}{}".format,
+            st.sampled_from(["2026", "2027"]),
+            st.integers(1, 12),
+            st.integers(1, 31),
+            st.sampled_from(["T", "t"]),
+            st.integers(0, 24),
+            st.integers(0, 59),
+            st.integers(0, 60),
+            st.sampled_from(["", ".0", ".5", ".50", ".05", ".999999999"]),
+            st.sampled_from(["Z", "z", "+00:00", "+01:30", "-02:00"]),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_newest_is_the_first_of_the_latest_instants(stamps):
+    assert newest_timestamp(stamps) == utc_text(max(stamps, key=timestamp_instant))
 
 
 def test_utc_text():

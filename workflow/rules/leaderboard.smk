@@ -6,6 +6,8 @@ rule build_leaderboard:
         uncertainty=rules.uncertainty.output[0],
         critical_fails=rules.critical_fails.output[0],
         per_run=rules.per_run.output.table,
+        # Its newest scoring, the page's date (computed once, by step 2).
+        per_run_summary=rules.per_run.output.summary,
         verdict=rules.cross_check.output.verdict,
         operational=rules.operational.output.per_subject,
         translations=TRANSLATIONS,

@@ -5,9 +5,11 @@ takes them from here.
 """
 
 import calendar
+import datetime
 import re
 import time
 from fractions import Fraction
+from functools import lru_cache
 
 FAMILIES = ("OXID", "SCAL", "FOUL", "MECH", "NOWE")
 # The six criteria of a scoring, in the rubric's order.
@@ -87,6 +89,44 @@ def utc_text(timestamp: str) -> str:
     return f"{whole}.{match['fraction']}Z" if match["fraction"] else f"{whole}Z"
 
 
+# A date-time in UTC written with "T" and "Z", a time of day within range and no leap
+# second: its first 19 characters are fixed-width fields, most significant first, so
+# their text order is the order of its whole seconds (given a real calendar day).
+_PLAIN_UTC = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?Z"
+)
+
+
+@lru_cache(maxsize=4096)
+def _real_day(date: str) -> bool:
+    try:
+        datetime.date.fromisoformat(date)
+    except ValueError:  # 2026-02-30: timegm would carry it into March
+        return False
+    return True
+
+
 def newest_timestamp(timestamps) -> str:
-    """The newest of some RFC 3339 date-times, by the instant they denote, in UTC (…Z)."""
-    return utc_text(max(timestamps, key=timestamp_instant))
+    """The newest of some RFC 3339 date-times, by the instant they denote, in UTC (…Z);
+    of several denoting that instant, the first.
+
+    The same as max(timestamps, key=timestamp_instant), without computing the instant of
+    every one (0.6 s for the 85,500 scorings of size L): a plain UTC date-time (above)
+    whose whole second, by text, is older than the newest such second is older than it
+    in instant too, so it cannot be the newest; every other one is compared exactly.
+    """
+    timestamps = list(timestamps)
+    plain_form = _PLAIN_UTC.fullmatch
+    plain = [
+        plain_form(timestamp) is not None and _real_day(timestamp[:10]) for timestamp in timestamps
+    ]
+    newest_second = max(
+        (timestamp[:19] for timestamp, is_plain in zip(timestamps, plain, strict=True) if is_plain),
+        default="",
+    )
+    candidates = [
+        timestamp
+        for timestamp, is_plain in zip(timestamps, plain, strict=True)
+        if not is_plain or timestamp[:19] == newest_second
+    ]
+    return utc_text(max(candidates, key=timestamp_instant))
