@@ -81,3 +81,23 @@ def test_inputs_digest_groups_do_not_depend_on_the_load_partitions():
     three_partitions = [SimpleNamespace(file_digests=[z]) for z in (zephyr, fjord, atlas)]
     assert digests_of_groups(one_partition) == expected
     assert digests_of_groups(three_partitions) == expected
+
+
+@pytest.mark.parametrize(
+    ("folder", "n_partitions", "expected"),
+    [
+        # zlib.crc32(b"atlas-7b") = 3,229,900,841 = 8 · 403,737,605 + 1
+        # = 16 · 201,868,802 + 9 = 100 · 32,299,008 + 41; ids padded to the width of
+        # the largest (n - 1).
+        ("atlas-7b", 1, "0"),
+        ("atlas-7b", 2, "1"),
+        ("atlas-7b", 8, "1"),
+        ("atlas-7b", 10, "1"),
+        ("atlas-7b", 16, "09"),
+        ("atlas-7b", 100, "41"),
+    ],
+)
+def test_partition_of_is_the_crc_remainder_written_as_partition_ids_writes_it(
+    folder, n_partitions, expected
+):
+    assert partition_of(folder, n_partitions) == expected

@@ -103,7 +103,7 @@ def partition_ids(n_partitions: int) -> list[str]:
 def partition_of(subject_folder: str, n_partitions: int) -> str:
     """The partition of a subject folder: stable across runs, machines and Pythons."""
     index = zlib.crc32(subject_folder.encode("utf-8")) % n_partitions
-    return partition_ids(n_partitions)[index]
+    return f"{index:0{len(str(n_partitions - 1))}d}"  # its entry of partition_ids()
 
 
 def _is_ignored(name: str) -> bool:
