@@ -117,16 +117,15 @@ def newest_timestamp(timestamps) -> str:
     """
     timestamps = list(timestamps)
     plain_form = _PLAIN_UTC.fullmatch
-    plain = [
-        plain_form(timestamp) is not None and _real_day(timestamp[:10]) for timestamp in timestamps
+    # The whole second of each plain one, None for the others.
+    seconds = [
+        timestamp[:19] if plain_form(timestamp) and _real_day(timestamp[:10]) else None
+        for timestamp in timestamps
     ]
-    newest_second = max(
-        (timestamp[:19] for timestamp, is_plain in zip(timestamps, plain, strict=True) if is_plain),
-        default="",
-    )
+    newest_second = max((second for second in seconds if second), default=None)
     candidates = [
         timestamp
-        for timestamp, is_plain in zip(timestamps, plain, strict=True)
-        if not is_plain or timestamp[:19] == newest_second
+        for timestamp, second in zip(timestamps, seconds, strict=True)
+        if second is None or second == newest_second
     ]
     return utc_text(max(candidates, key=timestamp_instant))

@@ -95,15 +95,19 @@ def auto_partitions(n_files: int) -> int:
     return min(AUTO_MAX_PARTITIONS, 1 << (needed - 1).bit_length())
 
 
+def partition_id(index: int, n_partitions: int) -> str:
+    """The id of partition `index` of n_partitions: zero-padded to the width of the last."""
+    return f"{index:0{len(str(n_partitions - 1))}d}"
+
+
 def partition_ids(n_partitions: int) -> list[str]:
-    width = len(str(n_partitions - 1))
-    return [f"{index:0{width}d}" for index in range(n_partitions)]
+    return [partition_id(index, n_partitions) for index in range(n_partitions)]
 
 
 def partition_of(subject_folder: str, n_partitions: int) -> str:
     """The partition of a subject folder: stable across runs, machines and Pythons."""
     index = zlib.crc32(subject_folder.encode("utf-8")) % n_partitions
-    return f"{index:0{len(str(n_partitions - 1))}d}"  # its entry of partition_ids()
+    return partition_id(index, n_partitions)
 
 
 def _is_ignored(name: str) -> bool:
