@@ -13,15 +13,17 @@ CORES ?= 4
 .PHONY: run test test-fast verify bench dag clean-cache
 
 $(VENV)/.installed: requirements.txt
-	$(PYTHON) -m venv $(VENV)
+	$(PYTHON) -m venv --clear $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(VENV)/bin/python -m pip install --quiet -r requirements.txt
 	touch $@
 
-$(TEST_VENV)/.installed: requirements.txt requirements-dev.txt
-	$(PYTHON) -m venv $(TEST_VENV)
+$(TEST_VENV)/.installed: requirements.txt requirements-dev.txt requirements-slurm.txt
+	$(PYTHON) -m venv --clear $(TEST_VENV)
 	$(TEST_VENV)/bin/python -m pip install --quiet --upgrade pip
 	$(TEST_VENV)/bin/python -m pip install --quiet -r requirements-dev.txt
+	$(TEST_VENV)/bin/python -m pip install --quiet --no-deps --target $(TEST_VENV)/slurm-plugin \
+		-r requirements-slurm.txt
 	touch $@
 
 run: $(VENV)/.installed

@@ -30,6 +30,7 @@ def conda_pins(path) -> dict[str, str]:
 
 def test_environment_yml_equals_requirements():
     expected = pip_pins("requirements.txt") | pip_pins("requirements-dev.txt")
+    expected |= pip_pins("requirements-slurm.txt")
     pins = conda_pins("environment.yml")
     assert pins.pop("python") == "3.11"
     assert pins == expected

@@ -8,6 +8,7 @@ from support import (
     EIGHT_PARTITIONS,
     PUBLISHED,
     REPO,
+    SLURM_PLUGIN,
     run_workflow,
     workflow_copy,
 )
@@ -50,6 +51,7 @@ def test_slurm_profile_gives_the_load_jobs_their_resources(tmp_path):
         "--profile",
         "profiles/slurm",
         "--dry-run",
+        plugins=SLURM_PLUGIN,
         corpus=DEMO_CORPUS,
         results="out",
         **EIGHT_PARTITIONS,
