@@ -7,6 +7,7 @@ file placed anywhere else is refused, so that every test is in one of the two se
 importable through pyproject's pythonpath.
 """
 
+import json
 import os
 from pathlib import Path
 
@@ -75,3 +76,22 @@ def demo_run(tmp_path_factory) -> support.DemoRun:
             shared.save(record)
     assert shared.run.returncode == 0, shared.run.output
     return shared
+
+
+@pytest.fixture(scope="session")
+def demo_site(demo_run) -> support.DemoRun:
+    """demo_run, with `snakemake site` run after it in its workdir (the site in
+    workdir/site, built from the results in workdir/out), for the tests that only read
+    the site. Made once per session, like demo_run: the first worker that needs it
+    builds it and records the run's output beside demo_run's record."""
+    with demo_run.exclusive():
+        record = demo_run.workdir.parent.parent / "demo-site.json"
+        if record.exists():
+            returncode, output = json.loads(record.read_text("utf-8"))
+        else:
+            run = support.run_workflow(demo_run.workdir, "site", **demo_run.config)
+            returncode, output = run.returncode, run.output
+            record.write_text(json.dumps([returncode, output]), "utf-8")
+    assert returncode == 0, output
+    assert "Traceback" not in output
+    return demo_run

@@ -5,15 +5,19 @@ Workflow runs: each run in its own copy of the workflow. A copy per run keeps
 test and from the developer's own runs.
 
 Browser: Debian's headless Chromium for the tests that look at a page. No Selenium or
-Playwright: `--dump-dom` prints the DOM after the page's scripts ran, `--screenshot`
-writes a PNG. The flags keep it off the (closed) network. A minimal DOM (html.parser)
-reads what it rendered.
+Playwright: one Chromium per test process (shared_browser), driven over its DevTools
+pipe, loads each page in a tab of its own and gives the DOM after the page's scripts
+ran, a screenshot, or what an expression over the page evaluates to; `chromium()` runs
+it once from the command line (`--dump-dom`, `--screenshot`). The flags keep it off the
+(closed) network. A minimal DOM (html.parser) reads what it rendered.
 
 Naive oracle: an independent reading of aggregated_metrics.md and the hypothesis
 strategies of small corpora, shared by the in-process and the end-to-end property
 tests (last section of this file).
 """
 
+import atexit
+import base64
 import csv
 import fcntl
 import hashlib
@@ -22,6 +26,7 @@ import json
 import math
 import os
 import re
+import select
 import shutil
 import signal
 import statistics
@@ -29,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 from collections import defaultdict
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -87,6 +92,9 @@ PUBLISHED = [
 # What a corpus without telemetry (the scaled sizes S, M, L) publishes.
 PUBLISHED_WITHOUT_TELEMETRY = [name for name in PUBLISHED if not name.startswith("operational_")]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+# The SLURM executor plugin, installed apart by `make test` (requirements-slurm.txt says
+# why): on Snakemake's path only in the runs given `plugins=SLURM_PLUGIN`.
+SLURM_PLUGIN = Path(sys.prefix) / "slurm-plugin"
 
 
 @dataclass
@@ -121,12 +129,24 @@ def corpus_copy(destination: Path) -> Path:
     return destination
 
 
-def run_workflow(workdir: Path, *args: str, **config) -> Run:
+def run_workflow(workdir: Path, *args: str, plugins: Path | None = None, **config) -> Run:
+    """Snakemake in workdir with args and config; `plugins`: a folder of executor plugins
+    put on its path (PYTHONPATH) for this run."""
     command = [SNAKEMAKE, "--cores", "4", *args]
     if config:
         command += ["--config", *(f"{key}={value}" for key, value in config.items())]
+    environment = None
+    if plugins is not None:
+        assert plugins.is_dir(), f"{plugins} is missing: `make test` installs it"
+        environment = {**os.environ, "PYTHONPATH": str(plugins)}
     completed = subprocess.run(
-        command, cwd=workdir, capture_output=True, text=True, timeout=600, check=False
+        command,
+        cwd=workdir,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     return Run(completed.returncode, completed.stdout + completed.stderr)
 
@@ -345,9 +365,154 @@ def chromium(tmp: Path, *args: str, timeout: int = CHROMIUM_TIMEOUT) -> bytes:
     return out
 
 
-def dump_dom(page: Path, tmp: Path) -> "Element":
+def _moved_up(fd: int) -> int:
+    """The same open file on the lowest free fd of 10 and up (fd closed)."""
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
+    os.close(fd)
+    return moved
+
+
+class Browser:
+    """One headless Chromium for many pages, driven over the DevTools protocol on a pipe
+    (`--remote-debugging-pipe`: commands on its fd 3, answers and events on its fd 4, each
+    a JSON text ended by NUL). Starting Chromium takes most of a `chromium()` call: a test
+    module that looks at many pages opens one Browser (a context manager) and loads each
+    page in a tab of its own. Every wait is bounded by CHROMIUM_TIMEOUT."""
+
+    _DOM = (
+        '(document.doctype ? new XMLSerializer().serializeToString(document.doctype) + "\\n"'
+        ' : "") + document.documentElement.outerHTML + "\\n"'
+    )
+
+    def __init__(self, tmp: Path):
+        profile = tempfile.mkdtemp(prefix="chromium-profile-", dir=tmp)
+        commands_read, self._commands = os.pipe()
+        self._answers, answers_write = os.pipe()
+        # Chromium's ends moved to fds of 10 and up, so that neither is 3 or 4 itself;
+        # bash (dash takes one-digit fds only) puts them on 3 and 4, then becomes Chromium.
+        commands_read, answers_write = (_moved_up(fd) for fd in (commands_read, answers_write))
+        redirect = f'exec "$0" "$@" 3<&{commands_read} 4>&{answers_write}'
+        self.process = subprocess.Popen(
+            ["/bin/bash", "-c", redirect, str(CHROMIUM), *CHROMIUM_FLAGS,
+             f"--user-data-dir={profile}", "--remote-debugging-pipe", "about:blank"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(commands_read, answers_write),
+            start_new_session=True,
+        )  # fmt: skip
+        os.close(commands_read)
+        os.close(answers_write)
+        self._buffer, self._next_id, self._events = b"", 0, []
+
+    def __enter__(self) -> "Browser":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        with suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait()
+        os.close(self._commands)
+        os.close(self._answers)
+
+    def _message(self) -> dict:
+        while b"\0" not in self._buffer:
+            ready, _, _ = select.select([self._answers], [], [], CHROMIUM_TIMEOUT)
+            assert ready, f"chromium did not answer in {CHROMIUM_TIMEOUT} s"
+            chunk = os.read(self._answers, 1 << 20)
+            assert chunk, "chromium closed its DevTools pipe"
+            self._buffer += chunk
+        text, self._buffer = self._buffer.split(b"\0", 1)
+        return json.loads(text)
+
+    def send(self, method: str, session: str | None = None, **params) -> dict:
+        """The result of one DevTools command (events that arrive meanwhile are kept)."""
+        self._next_id += 1
+        command = {"id": self._next_id, "method": method, "params": params}
+        if session:
+            command["sessionId"] = session
+        os.write(self._commands, json.dumps(command).encode() + b"\0")
+        while True:
+            message = self._message()
+            if message.get("id") == self._next_id:
+                assert "error" not in message, (method, message["error"])
+                return message["result"]
+            self._events.append(message)
+
+    def _wait_for(self, event: str, session: str) -> None:
+        def matches(message):
+            return message.get("method") == event and message.get("sessionId") == session
+
+        while not any(matches(message) for message in self._events):
+            self._events.append(self._message())
+        self._events = [message for message in self._events if not matches(message)]
+
+    @contextmanager
+    def tab(self, page: Path, width: int = 1280, height: int = 900):
+        """A new tab of `width` × `height` px with `page` loaded (its load event fired);
+        yields its session id, for send()."""
+        target = self.send("Target.createTarget", url="about:blank")["targetId"]
+        session = self.send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        try:
+            self.send(
+                "Emulation.setDeviceMetricsOverride",
+                session,
+                width=width,
+                height=height,
+                deviceScaleFactor=1,
+                mobile=False,
+            )
+            self.send("Page.enable", session)
+            self.send("Page.navigate", session, url=page.as_uri())
+            self._wait_for("Page.loadEventFired", session)
+            yield session
+        finally:
+            self.send("Target.closeTarget", targetId=target)
+
+    def _value(self, session: str, expression: str):
+        found = self.send("Runtime.evaluate", session, expression=expression, returnByValue=True)
+        assert "exceptionDetails" not in found, found["exceptionDetails"]
+        return found["result"]["value"]
+
+    def dom(self, page: Path) -> str:
+        """What `chromium --dump-dom` prints: the doctype and the DOM after load."""
+        with self.tab(page) as session:
+            return self._value(session, self._DOM)
+
+    def evaluate(self, page: Path, expression: str, width: int = 1280, height: int = 900):
+        """What a JavaScript expression over the page's `doc` and `root` (its element)
+        gives, as JSON values, with the page loaded in a window `width` × `height` px."""
+        with self.tab(page, width, height) as session:
+            return self._value(
+                session,
+                f"(function (doc, root) {{ return ({expression}); }})"
+                "(document, document.documentElement)",
+            )
+
+    def screenshot(self, page: Path, png: Path, width: int, height: int) -> None:
+        """What `chromium --screenshot --window-size=W,H --hide-scrollbars` writes."""
+        with self.tab(page, width, height) as session:
+            self.send("Emulation.setScrollbarsHidden", session, hidden=True)
+            data = self.send("Page.captureScreenshot", session, format="png")["data"]
+        png.write_bytes(base64.b64decode(data))
+
+
+_SHARED_BROWSER: Browser | None = None
+
+
+def shared_browser() -> Browser:
+    """This test process's Browser: started at the first call, ended when it exits."""
+    global _SHARED_BROWSER
+    if _SHARED_BROWSER is None or _SHARED_BROWSER.process.poll() is not None:
+        profiles = tempfile.TemporaryDirectory(prefix="browser-")
+        _SHARED_BROWSER = Browser(Path(profiles.name))
+        atexit.register(profiles.cleanup)
+        atexit.register(_SHARED_BROWSER.__exit__)
+    return _SHARED_BROWSER
+
+
+def dump_dom(page: Path) -> "Element":
     """The DOM of a page after its scripts ran, parsed."""
-    dom = chromium(tmp, "--dump-dom", page.as_uri()).decode("utf-8")
+    dom = shared_browser().dom(page)
     assert "</html>" in dom, dom[-2000:]
     return parse_html(dom)
 

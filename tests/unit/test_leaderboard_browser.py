@@ -16,9 +16,10 @@ What is proved, each value derived independently from the published CSVs:
 A registry description holding markup, run through the real workflow and shown as text,
 is tests/workflow/test_leaderboard_xss.py.
 
-Chromium is Debian's /usr/bin/chromium, driven from the command line (--dump-dom,
---screenshot): no Selenium or Playwright. Without it the module is skipped, except on
-CI (the CI environment variable set), where it fails: CI must install it.
+Chromium is Debian's /usr/bin/chromium, driven over its DevTools pipe by
+support.shared_browser (the DOM after load, screenshots): no Selenium or Playwright.
+Without it the module is skipped, except on CI (the CI environment variable set), where
+it fails: CI must install it.
 """
 
 import json
@@ -34,11 +35,11 @@ import pytest
 from support import (
     COMMITTED_RESULTS,
     Element,
-    chromium,
     dump_dom,
     parse_html,
     read_csv,
     require_chromium,
+    shared_browser,
     subject_sections,
 )
 
@@ -141,8 +142,8 @@ def leaderboard():
 
 
 @pytest.fixture(scope="module")
-def committed_dom(tmp_path_factory):
-    return dump_dom(COMMITTED_RESULTS / "leaderboard.html", tmp_path_factory.mktemp("dom"))
+def committed_dom():
+    return dump_dom(COMMITTED_RESULTS / "leaderboard.html")
 
 
 # --- a. The committed page shows the committed CSVs -------------------------------------
@@ -249,13 +250,7 @@ def test_page_loads_nothing_from_the_network():
 
 def test_screenshot(tmp_path):
     png = tmp_path / "leaderboard.png"
-    chromium(
-        tmp_path,
-        f"--screenshot={png}",
-        f"--window-size={WIDTH},{HEIGHT}",
-        "--hide-scrollbars",
-        (COMMITTED_RESULTS / "leaderboard.html").as_uri(),
-    )
+    shared_browser().screenshot(COMMITTED_RESULTS / "leaderboard.html", png, WIDTH, HEIGHT)
     data = png.read_bytes()
     shutil.copyfile(png, SCREENSHOT_COPY)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -284,7 +279,7 @@ def clicked(page: Path, tmp: Path, *labels: str) -> Element:
 }})();
 """
     copy = with_script(page, Path(tempfile.mkdtemp(dir=tmp)) / page.name, script)
-    dom = dump_dom(copy, tmp)
+    dom = dump_dom(copy)
     assert dom.one("html").attrs.get("data-clicked") == " ".join(labels)
     return dom
 

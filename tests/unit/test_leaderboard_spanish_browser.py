@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from ro_metrics.publishing.translations import ENGLISH, SPANISH, load_labels
-from support import COMMITTED_RESULTS, chromium, require_chromium
+from support import COMMITTED_RESULTS, require_chromium, shared_browser
 
 require_chromium(module_level=True)
 
@@ -63,8 +63,8 @@ class Tables(HTMLParser):
             self.cell[0] += data
 
 
-def dom(page: Path, tmp: Path) -> tuple[Tables, str]:
-    text = chromium(tmp, "--dump-dom", page.as_uri()).decode("utf-8")
+def dom(page: Path) -> tuple[Tables, str]:
+    text = shared_browser().dom(page)
     parsed = Tables()
     parsed.feed(text)
     return parsed, text
@@ -79,10 +79,9 @@ def comma(value: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def pages(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("es")
-    return dom(COMMITTED_RESULTS / "leaderboard.es.html", tmp), dom(
-        COMMITTED_RESULTS / "leaderboard.html", tmp
+def pages():
+    return dom(COMMITTED_RESULTS / "leaderboard.es.html"), dom(
+        COMMITTED_RESULTS / "leaderboard.html"
     )
 
 
@@ -167,13 +166,7 @@ def test_every_heading_and_caption_is_spanish(pages):
 
 def test_screenshot(tmp_path):
     png = tmp_path / "leaderboard.es.png"
-    chromium(
-        tmp_path,
-        f"--screenshot={png}",
-        "--window-size=1400,2200",
-        "--hide-scrollbars",
-        (COMMITTED_RESULTS / "leaderboard.es.html").as_uri(),
-    )
+    shared_browser().screenshot(COMMITTED_RESULTS / "leaderboard.es.html", png, 1400, 2200)
     data = png.read_bytes()
     shutil.copyfile(png, SCREENSHOT_COPY)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"

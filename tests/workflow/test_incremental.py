@@ -10,8 +10,8 @@ import pytest
 from ro_metrics.corpus.layout import partition_of
 from support import (
     EIGHT_PARTITIONS,
+    Plan,
     corpus_copy,
-    plan,
     planned_jobs,
     run_workflow,
     workflow_copy,
@@ -59,11 +59,11 @@ def test_one_added_scoring_reruns_its_partition_and_the_aggregates(ran_once):
     document["evaluation_id"] = f"eval-atlas-7b-{UNSCORED.replace('__', '-')}-R03"
     (scoring_dir / f"{UNSCORED}__eval-R03.json").write_text(json.dumps(document), "utf-8")
 
-    planned = plan(workdir, **config)
-    assert planned.jobs() == {"load_partition": 1} | dict.fromkeys(AGGREGATES, 1)
-    assert planned.wildcards("load_partition") == [f"partition={partition_of('atlas-7b', 8)}"]
     run = run_workflow(workdir, **config)
     assert run.returncode == 0, run.output
+    ran = Plan(run.output)  # what the run planned and ran: its job stats, its jobs' wildcards
+    assert ran.jobs() == {"load_partition": 1} | dict.fromkeys(AGGREGATES, 1)
+    assert ran.wildcards("load_partition") == [f"partition={partition_of('atlas-7b', 8)}"]
     per_run = (config["results"] / "per_run.csv").read_text("utf-8")
     assert "atlas-7b,atlas-7b-2026-03-q4,RO-NOWE-006,NOWE,run-2026-05-12-001,R03," in per_run
     assert planned_jobs(workdir, **config) == {}

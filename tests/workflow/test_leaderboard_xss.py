@@ -73,7 +73,7 @@ def test_markup_in_a_description_is_escaped(probed_page):
 
 
 def test_markup_in_a_description_renders_as_text(probed_page, tmp_path):
-    dom = dump_dom(probed_page, tmp_path)
+    dom = dump_dom(probed_page)
     sections = [
         s for s in subject_sections(dom) if s.one("h3").text().startswith(f"{PROBE_SUBJECT} ")
     ]
@@ -89,12 +89,12 @@ def test_markup_in_a_description_renders_as_text(probed_page, tmp_path):
 
 def test_markup_in_a_description_runs_no_script(probed_page, tmp_path):
     html = probed_page.read_text("utf-8")
-    trapped = dump_dom(with_alert_trap(html, tmp_path / "trapped.html"), tmp_path)
+    trapped = dump_dom(with_alert_trap(html, tmp_path / "trapped.html"))
     assert "data-alerted" not in trapped.one("html").attrs
 
     # Control: the same trap catches the probe when it is left unescaped.
     escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
     assert escaped in html
     raw = html.replace(escaped, PROBE)
-    control = dump_dom(with_alert_trap(raw, tmp_path / "control.html"), tmp_path)
+    control = dump_dom(with_alert_trap(raw, tmp_path / "control.html"))
     assert control.one("html").attrs.get("data-alerted") in {"1", "2"}

@@ -71,8 +71,8 @@ def build(tmp: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    return build(tmp_path_factory.mktemp("site"))
+def built(demo_site):
+    return demo_site.workdir / "site", demo_site.results
 
 
 @pytest.fixture(scope="module")
@@ -146,11 +146,11 @@ def test_the_link_check_finds_a_missing_page_a_missing_anchor_and_a_remote_link(
     ]
 
 
-def test_every_link_resolves_and_nothing_is_fetched(site, pages):
+def test_every_link_resolves_and_nothing_is_fetched(site, results, pages):
     broken, checked = link_check(site)
     assert broken == []
     # At least the matrix's cells and every case page's "full answer" links were checked.
-    per_run = read_csv(site.parent / "results" / "per_run.csv")
+    per_run = read_csv(results / "per_run.csv")
     cells = {(r["case_id"], r["subject_id"], r["subject_version"]) for r in per_run}
     assert checked > len(cells) + len(per_run)
     assert checked > 2 * (len(cells) + len(per_run))  # both editions
@@ -334,6 +334,7 @@ def test_index_shows_the_leaderboard_and_the_critical_fails(site, results):
 
 
 def test_two_builds_are_byte_identical_and_site_is_not_committed(site, tmp_path):
+    # The shared site was built after the results, this one in the same run as them.
     again, _ = build(tmp_path)
     assert tree_digest(again) == tree_digest(site)
     assert "site/" in (REPO / ".gitignore").read_text("utf-8").splitlines()

@@ -4,7 +4,7 @@
   Spanish) and leaderboard.html at 1280 px and 390 px wide, copied to
   /tmp/site-screenshots/ for a human to look at, and of the Spanish index to
   /tmp/es-site-index.png;
-- layout, measured in the browser (each page inside an iframe of the given width): at
+- layout, measured in the browser (each page in a window of the given width): at
   1280 px no page scrolls sideways and the ranking table fits; at 390 px no page scrolls
   sideways either, the ranking table scrolls inside its own box;
 - a case page sorts by a click on a column header;
@@ -15,14 +15,15 @@
   `<script>` and an `<img onerror>` is shown as text everywhere — in leaderboard.html
   and in every page of the site, both editions — and no script runs (an alert trap
   stays silent).
+
+One Chromium serves every test of a worker (support.shared_browser), each page in a tab
+of its own.
 """
 
-import html
 import json
 import re
 import shutil
 import struct
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -30,11 +31,11 @@ import pytest
 from ro_metrics.publishing.site_files import INDEX, case_page, edition_page, version_page
 from support import (
     PROBE,
-    chromium,
     corpus_copy,
     read_csv,
     require_chromium,
     run_workflow,
+    shared_browser,
     with_alert_trap,
     workflow_copy,
 )
@@ -50,78 +51,53 @@ SITE_PAGES = {
 }
 PAGES = {name: f"site/{page}" for name, page in SITE_PAGES.items()}
 PAGES |= {f"{name}-es": f"site/{edition_page(page, 'es')}" for name, page in SITE_PAGES.items()}
-PAGES["leaderboard"] = "results/leaderboard.html"
+# The results folder of demo_site (support.DemoRun.results) and of build().
+PAGES["leaderboard"] = "out/leaderboard.html"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
 
 
 def build(tmp: Path, corpus: Path) -> Path:
     workdir = workflow_copy(tmp / "workflow")
-    run = run_workflow(workdir, "site", corpus=corpus, results=workdir / "results")
+    run = run_workflow(workdir, "site", corpus=corpus, results=workdir / "out")
     assert run.returncode == 0, run.output
     return workdir
 
 
 @pytest.fixture(scope="module")
-def workdir(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("browser")
-    return build(tmp, corpus_copy(tmp / "corpus"))
+def workdir(demo_site):
+    """The workdir of the session's shared site build (conftest.demo_site)."""
+    return demo_site.workdir
 
 
-def in_frame(page: Path, tmp: Path, expression: str, width: int = 1280) -> dict:
-    """What a JavaScript expression over the page's `doc` (and `root`, its element)
-    gives, as JSON, with the page loaded in an iframe `width` px wide of a host page
-    in Chromium (headless windows are at least 500 px wide): the page keeps its own
-    address, so its relative links resolve as a reader's browser resolves them."""
-    host = Path(tempfile.mkdtemp(dir=tmp)) / "host.html"
-    host.write_text(
-        f"""<!DOCTYPE html><html><body style="margin:0">
-<iframe id="f" src="{page.as_uri()}" style="width:{width}px;height:900px;border:0"></iframe>
-<script>
-document.getElementById("f").addEventListener("load", function () {{
-  var doc = this.contentDocument, root = doc.documentElement;
-  document.body.setAttribute("data-measured", JSON.stringify({expression}));
-}});
-</script></body></html>""",
-        "utf-8",
-    )
-    dom = chromium(
-        tmp,
-        "--allow-file-access-from-files",
-        "--window-size=1400,1000",
-        "--virtual-time-budget=10000",
-        "--dump-dom",
-        host.as_uri(),
-    ).decode("utf-8")
-    found = re.search(r'data-measured="([^"]*)"', dom)
-    assert found, dom[-2000:]
-    return json.loads(html.unescape(found[1]))
+@pytest.fixture(scope="module")
+def browser():
+    """The worker's one Chromium (support.shared_browser), a tab per page."""
+    return shared_browser()
 
 
-def measure(page: Path, width: int, tmp: Path) -> dict:
-    """The page's scroll and client widths at `width` px, and those of every box that
-    scrolls sideways on purpose (.table-wrap, .matrix-wrap)."""
-    return in_frame(
-        page,
-        tmp,
-        """{page: [root.scrollWidth, root.clientWidth], boxes: Array.prototype.map.call(
+# A page's scroll and client widths, and those of every box that scrolls sideways on
+# purpose (.table-wrap, .matrix-wrap).
+WIDTHS = """{page: [root.scrollWidth, root.clientWidth], boxes: Array.prototype.map.call(
     doc.querySelectorAll(".table-wrap, .matrix-wrap"),
     function (box) { return [box.firstElementChild.id || box.firstElementChild.className,
-                             box.scrollWidth, box.clientWidth]; })}""",
-        width,
-    )
+                             box.scrollWidth, box.clientWidth]; })}"""
+
+
+@pytest.fixture(scope="module")
+def widths(workdir, browser) -> dict:
+    """(page name, width) → WIDTHS of that page in a window 1280 or 390 px wide."""
+    return {
+        (name, width): browser.evaluate(workdir / page, WIDTHS, width)
+        for name, page in PAGES.items()
+        for width in (1280, 390)
+    }
 
 
 @pytest.mark.parametrize("name", sorted(PAGES))
 @pytest.mark.parametrize("width", [1280, 390])
-def test_screenshot(workdir, tmp_path, name, width):
+def test_screenshot(workdir, browser, tmp_path, name, width):
     png = tmp_path / f"{name}-{width}.png"
-    chromium(
-        tmp_path,
-        f"--screenshot={png}",
-        f"--window-size={width},2400",
-        "--hide-scrollbars",
-        (workdir / PAGES[name]).as_uri(),
-    )
+    browser.screenshot(workdir / PAGES[name], png, width, 2400)
     data = png.read_bytes()
     SCREENSHOTS.mkdir(exist_ok=True)
     shutil.copyfile(png, SCREENSHOTS / png.name)
@@ -131,25 +107,25 @@ def test_screenshot(workdir, tmp_path, name, width):
 
 
 @pytest.mark.parametrize("name", sorted(PAGES))
-def test_no_page_scrolls_sideways_at_1280_or_390(workdir, tmp_path, name):
+def test_no_page_scrolls_sideways_at_1280_or_390(widths, name):
     for width in (1280, 390):
-        measured = measure(workdir / PAGES[name], width, tmp_path)
+        measured = widths[name, width]
         scroll, client = measured["page"]
         # client: the width less a vertical scroll bar, if the browser shows one.
         assert width - 20 <= client <= width and scroll <= client, (name, width, measured)
 
 
-def test_the_ranking_table_fits_at_1280_and_scrolls_in_its_box_at_390(workdir, tmp_path):
+def test_the_ranking_table_fits_at_1280_and_scrolls_in_its_box_at_390(widths):
     for name in ("index", "index-es", "leaderboard"):
-        wide = {box[0]: box[1:] for box in measure(workdir / PAGES[name], 1280, tmp_path)["boxes"]}
-        narrow = {box[0]: box[1:] for box in measure(workdir / PAGES[name], 390, tmp_path)["boxes"]}
+        wide = {box[0]: box[1:] for box in widths[name, 1280]["boxes"]}
+        narrow = {box[0]: box[1:] for box in widths[name, 390]["boxes"]}
         scroll, client = wide["leaderboard"]
         assert scroll <= client, (name, wide)
         scroll, client = narrow["leaderboard"]
         assert scroll > client and client < 390, (name, narrow)
 
 
-def test_a_case_page_sorts_by_a_header_click(workdir, tmp_path):
+def test_a_case_page_sorts_by_a_header_click(workdir, browser, tmp_path):
     page = workdir / PAGES["case"]
     html = page.read_text("utf-8")
     script = """
@@ -163,7 +139,7 @@ document.documentElement.setAttribute("data-order", Array.prototype.map.call(
     head, end, tail = html.rpartition("</body>")
     copy = tmp_path / "case.html"
     copy.write_text(f"{head}<script>{script}</script>{end}{tail}", "utf-8")
-    dom = chromium(tmp_path, "--dump-dom", copy.as_uri()).decode("utf-8")
+    dom = browser.dom(copy)
     order = [int(v) for v in re.search(r'data-order="([^"]*)"', dom)[1].split()]
     before = [int(v) for v in re.findall(r'<td class="num">(\d+)</td>\s*<td class="text"', html)]
     assert len(order) == len(before) == 6
@@ -176,6 +152,16 @@ document.documentElement.setAttribute("data-order", Array.prototype.map.call(
 # sees of it.
 SPANISH_VIEW = """{lang: root.lang, switch: doc.querySelector("nav.language a").href,
     hreflang: doc.querySelector("nav.language a").hreflang, text: doc.body.innerText}"""
+
+
+@pytest.fixture(scope="module")
+def editions(workdir, browser) -> dict:
+    """(site page name, language) → SPANISH_VIEW of that page in that edition."""
+    return {
+        (name, code): browser.evaluate(workdir / "site" / edition_page(page, code), SPANISH_VIEW)
+        for name, page in SITE_PAGES.items()
+        for code in ("es", "en")
+    }
 
 
 @pytest.mark.parametrize(
@@ -193,11 +179,11 @@ SPANISH_VIEW = """{lang: root.lang, switch: doc.querySelector("nav.language a").
                   "Pulse una cabecera de columna para ordenar"]),
     ],
 )  # fmt: skip
-def test_a_spanish_page_in_the_browser_and_its_switch_both_ways(workdir, tmp_path, name, expected):
+def test_a_spanish_page_in_the_browser_and_its_switch_both_ways(workdir, editions, name, expected):
     page = SITE_PAGES[name]
     spanish_path = workdir / "site" / edition_page(page, "es")
     english_path = workdir / "site" / page
-    spanish = in_frame(spanish_path, tmp_path, SPANISH_VIEW)
+    spanish = editions[name, "es"]
     assert (spanish["lang"], spanish["hreflang"]) == ("es", "en")
     for label in expected:
         assert label in spanish["text"], (name, label)
@@ -205,29 +191,23 @@ def test_a_spanish_page_in_the_browser_and_its_switch_both_ways(workdir, tmp_pat
         assert english_label not in spanish["text"], (name, english_label)
     # The switch leads to the same page in English, whose switch leads back.
     assert spanish["switch"] == english_path.as_uri()
-    english = in_frame(english_path, tmp_path, SPANISH_VIEW)
+    english = editions[name, "en"]
     assert (english["lang"], english["hreflang"]) == ("en", "es")
     assert "Español" in english["text"] and "Benchmark version v1.0" in english["text"]
     assert english["switch"] == spanish_path.as_uri()
 
 
-def test_the_spanish_index_screenshot(workdir, tmp_path):
+def test_the_spanish_index_screenshot(workdir, browser, tmp_path):
     """The Spanish index at 1280 × 2400, for a human to look at."""
     png = tmp_path / "es-site-index.png"
-    chromium(
-        tmp_path,
-        f"--screenshot={png}",
-        "--window-size=1280,2400",
-        "--hide-scrollbars",
-        (workdir / PAGES["index-es"]).as_uri(),
-    )
+    browser.screenshot(workdir / PAGES["index-es"], png, 1280, 2400)
     shutil.copyfile(png, SPANISH_INDEX_SCREENSHOT)
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", data[16:24]) == (1280, 2400)
     assert len(data) > 30_000 and len(set(data[100:])) > 200  # not a blank page
     # The ranking it shows is the published one, with decimal commas.
-    first = read_csv(workdir / "results/leaderboard.csv")[0]
+    first = read_csv(workdir / "out/leaderboard.csv")[0]
     index = (workdir / PAGES["index-es"]).read_text("utf-8")
     assert f'data-value="{first["q_final"]}">{first["q_final"].replace(".", ",")}' in index
 
@@ -262,11 +242,11 @@ def probed(tmp_path_factory):
 
 
 def html_files(workdir: Path) -> list[Path]:
-    return [workdir / "results/leaderboard.html", *sorted((workdir / "site").rglob("*.html"))]
+    return [workdir / "out/leaderboard.html", *sorted((workdir / "site").rglob("*.html"))]
 
 
 def test_markup_in_a_response_is_escaped_everywhere(probed):
-    csv_text = (probed / "results/critical_fails.csv").read_text("utf-8")
+    csv_text = (probed / "out/critical_fails.csv").read_text("utf-8")
     assert f"{PROBE} 0.3 mg/L free chlorine is tolerable" in csv_text  # the quote, as text
     shown_in = set()
     for path in html_files(probed):
@@ -276,7 +256,7 @@ def test_markup_in_a_response_is_escaped_everywhere(probed):
         if ESCAPED in html:
             shown_in.add(path.relative_to(probed).as_posix())
     assert shown_in == {
-        "results/leaderboard.html",  # the quote under the Disqualified row
+        "out/leaderboard.html",  # the quote under the Disqualified row
         *(
             f"site/{edition_page(page, code)}"
             for code in ("en", "es")
@@ -292,21 +272,21 @@ def test_markup_in_a_response_is_escaped_everywhere(probed):
 @pytest.mark.parametrize(
     "page",
     [
-        "results/leaderboard.html",
+        "out/leaderboard.html",
         "site/index.html",
         f"site/{version_page('borealis-xl', 'borealis-xl-2026-01-15')}",
         f"site/{case_page('RO-OXID-002')}",
         f"site/es/{version_page('borealis-xl', 'borealis-xl-2026-01-15')}",
     ],
 )
-def test_markup_in_a_response_runs_no_script(probed, tmp_path, page):
+def test_markup_in_a_response_runs_no_script(probed, browser, tmp_path, page):
     trapped = with_alert_trap((probed / page).read_text("utf-8"), tmp_path / "trapped.html")
-    dom = chromium(tmp_path, "--dump-dom", trapped.as_uri()).decode("utf-8")
+    dom = browser.dom(trapped)
     assert "data-alerted" not in dom.split(">", 2)[1]
     assert PROBE not in dom and "<img" not in dom
     assert dom.count("<script>") == 2  # the trap and the page's own sorting script
     # Control: the same trap fires when the markup is left unescaped.
     control = tmp_path / "control.html"
     control.write_text(trapped.read_text("utf-8").replace(ESCAPED, PROBE), "utf-8")
-    dom = chromium(tmp_path, "--dump-dom", control.as_uri()).decode("utf-8")
+    dom = browser.dom(control)
     assert 'data-alerted="' in dom
