@@ -1,16 +1,19 @@
 """Rule case_pages_and_index: the site's case pages and its index.
 
 Assembles one page per case of the benchmark from the rows the subject-version pages
-jobs rendered (records.VersionParts), and the index from the published leaderboard,
-critical fails and intervals, the operational table (a corpus with telemetry) and the
-versions' rows of the matrix, in every language's edition (English at the site root,
-Spanish under es/), into the site folder, writing only the pages whose content changed
-(ro_metrics.publishing.site_files.PageWriter). A case page is assembled again only if
-one of its parts changed. Its manifest lists every page of the site (the
-subject-version pages jobs' too), so a page that is no longer rendered (a version
-without scored runs now) is removed.
+jobs rendered, and the index from the published leaderboard, critical fails and
+intervals, the operational table (a corpus with telemetry) and the versions' rows of
+the matrix, in every language's edition (English at the site root, Spanish under es/),
+into the site folder, writing only the pages whose content changed
+(ro_metrics.publishing.site_files.PageWriter). Each partition hands on its
+records.PartitionParts (the versions' matrix rows, the SHA-256 of each of its case rows
+files) and one case rows file per case: a case page is assembled again only if one of
+its rows files changed, and only then are they read. Its manifest lists every page of
+the site (the subject-version pages jobs' too), so a page that is no longer rendered (a
+version without scored runs now) is removed.
 """
 
+import sys
 from pathlib import Path
 
 from ro_metrics.contracts.files import (
@@ -20,7 +23,12 @@ from ro_metrics.contracts.files import (
     tell,
     without_cycle_collector,
 )
-from ro_metrics.contracts.records import read_golds_summary, read_page_manifest, read_version_parts
+from ro_metrics.contracts.records import (
+    read_case_rows,
+    read_golds_summary,
+    read_page_manifest,
+    read_partition_parts,
+)
 from ro_metrics.contracts.tables import (
     CRITICAL_FAIL_COLUMNS,
     LEADERBOARD_COLUMNS,
@@ -33,6 +41,7 @@ from ro_metrics.publishing.site_files import (
     INDEX,
     PageWriter,
     case_page,
+    case_rows_file,
     code_fingerprint,
     digest_of,
     edition_page,
@@ -47,25 +56,34 @@ def main(smk) -> None:
     code = code_fingerprint([smk.input.modules, *smk.input.translations], alpha, version)
     writer = PageWriter(Path(smk.params.site), smk.output.manifest, code)
     golds = read_golds_summary(smk.input.golds).golds
-    versions = sorted(
-        (parts for path in smk.input.parts for parts in read_version_parts(path)),
-        key=lambda parts: (parts.subject_id, parts.subject_version),
-    )
+    partitions = [(path, read_partition_parts(path)) for path in smk.input.parts]
 
     for case_id in sorted(golds):
-        parts = [v.cases[case_id] for v in versions if case_id in v.cases]
+        files = [
+            (case_rows_file(path, case_id), parts.case_files[case_id][0])
+            for path, parts in partitions
+            if case_id in parts.case_files
+        ]
         inputs = digest_of(
-            code.encode("ascii"),
-            json_bytes([golds[case_id], [part.digest for part in parts]]),
+            code.encode("ascii"), json_bytes([golds[case_id], [sha for _, sha in files]])
         )
-        for language_code, t in EDITIONS.items():
-            page = edition_page(case_page(case_id), language_code)
-            if writer.is_current(page, inputs):
-                continue
+        pages = {edition: edition_page(case_page(case_id), edition) for edition in EDITIONS}
+        stale = [edition for edition, page in pages.items() if not writer.is_current(page, inputs)]
+        if not stale:
+            continue
+        rows = sorted(
+            (row for path, sha in files for row in case_rows(path, sha, log)),
+            key=lambda row: (row.subject_id, row.subject_version),
+        )
+        for edition in stale:
             html = render_case_page(
-                case_id=case_id, gold=golds[case_id], parts=parts, benchmark_version=version, t=t
+                case_id=case_id,
+                gold=golds[case_id],
+                parts=[row.part for row in rows],
+                benchmark_version=version,
+                t=EDITIONS[edition],
             )
-            writer.write(page, inputs, html.encode("utf-8"))
+            writer.write(pages[edition], inputs, html.encode("utf-8"))
 
     board = read_table(smk.input.leaderboard, LEADERBOARD_COLUMNS)
     index_data = {
@@ -82,7 +100,11 @@ def main(smk) -> None:
         # Without telemetry the operational step writes the header only: no section.
         "operational": read_table(smk.input.operational, OPERATIONAL_SUBJECT_COLUMNS) or None,
     }
-    parts_of = {(v.subject_id, v.subject_version): v for v in versions}
+    parts_of = {
+        (entry.subject_id, entry.subject_version): entry
+        for _, parts in partitions
+        for entry in parts.versions
+    }
     for language_code, t in EDITIONS.items():
         matrix_rows = [
             parts_of[(r["subject_id"], r["subject_version"])].matrix_row[language_code]
@@ -107,6 +129,19 @@ def main(smk) -> None:
     )
     log.info(message)
     tell(message)
+
+
+def case_rows(path, sha256: str, log):
+    """The rows of a case rows file, as its partition's job wrote them (else stop)."""
+    rows = read_case_rows(path, sha256)
+    if rows is None:
+        log.error(
+            f"{path} is missing or is not what its subject-version pages job wrote. Remove "
+            f"{path.parent.with_suffix('.parts.json')} and run again: that job then writes "
+            "its case rows again."
+        )
+        sys.exit(1)
+    return rows
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@
   workflow wrote it);
 - drop_outdated_manifests: a page deleted or edited by hand, or another site folder,
   drops its job's manifest;
+- update_case_rows: a partition rewrites only the case rows files whose rows changed,
+  and a file read back is the one written;
 - a subject version or corpus text holding markup is escaped on the pages, in every
   language.
 """
@@ -14,14 +16,25 @@ import os
 
 import pytest
 
-from ro_metrics.contracts.records import read_page_manifest
+from ro_metrics.contracts.records import (
+    CasePart,
+    CaseRows,
+    PartitionParts,
+    VersionParts,
+    read_case_rows,
+    read_page_manifest,
+    write_case_rows,
+)
 from ro_metrics.publishing.site_files import (
     PageWriter,
     case_page,
+    case_rows_file,
     drop_outdated_manifests,
     edition_page,
     href,
     run_anchor,
+    update_case_rows,
+    version_entry,
     version_page,
 )
 from ro_metrics.publishing.site_pages import (
@@ -141,3 +154,79 @@ def test_markup_in_corpus_text_is_escaped_on_the_pages(code):
     found = version_run(PROBE, PROBE).evidence[0]
     assert found == ("main_hypothesis", '<script>alert(1)</script>"&', "exact", 1.0)
     assert '<q class="quote">&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;</q>' in page
+
+
+def _version(subject_id: str, rows: dict[str, str]) -> VersionParts:
+    """A version whose rows of each case are rows[case_id] (its digest is the text)."""
+    cases = {
+        case_id: CasePart(html, [1, 1, 0, 0, 0], {"en": html}) for case_id, html in rows.items()
+    }
+    return VersionParts(subject_id, "v1", "in", {"en": "<tr></tr>"}, cases)
+
+
+def _update(parts_path, versions, previous):
+    """update_case_rows for these VersionParts; the versions it had to render (parts_of)."""
+    asked = []
+
+    def parts_of(subject_id, subject_version):
+        asked.append(subject_id)
+        return next(v for v in versions if v.subject_id == subject_id)
+
+    entries = [version_entry(v) for v in versions]
+    case_files, written = update_case_rows(parts_path, entries, previous, parts_of)
+    return PartitionParts(entries, case_files), written, asked
+
+
+def _rows(parts_path, parts, case_id):
+    rows = read_case_rows(case_rows_file(parts_path, case_id), parts.case_files[case_id][0])
+    return [(row.subject_id, row.part.rows_html["en"]) for row in rows]
+
+
+def test_a_partition_rewrites_only_the_case_rows_files_whose_rows_changed(tmp_path):
+    parts_path = tmp_path / "partition-0.parts.json"
+    a = _version("a", {"RO-FOUL-001": "a1", "RO-FOUL-002": "a2"})
+    b = _version("b", {"RO-FOUL-001": "b1"})
+    first, written, asked = _update(parts_path, [b, a], None)
+    assert written == ["RO-FOUL-001", "RO-FOUL-002"] and asked == ["a", "b", "a"]
+    assert (
+        case_rows_file(parts_path, "RO-FOUL-001") == tmp_path / "partition-0.cases/RO-FOUL-001.json"
+    )
+    assert _rows(parts_path, first, "RO-FOUL-001") == [("a", "a1"), ("b", "b1")]  # by version
+    kept = os.stat(case_rows_file(parts_path, "RO-FOUL-002"))
+
+    # b's row of RO-FOUL-001 changes: that file only; a's row is taken from the old file.
+    b2 = _version("b", {"RO-FOUL-001": "b1 rescored"})
+    second, written, asked = _update(parts_path, [a, b2], first)
+    assert written == ["RO-FOUL-001"] and asked == ["b"]
+    assert _rows(parts_path, second, "RO-FOUL-001") == [("a", "a1"), ("b", "b1 rescored")]
+    assert os.stat(case_rows_file(parts_path, "RO-FOUL-002")).st_mtime_ns == kept.st_mtime_ns
+    assert second.case_files["RO-FOUL-002"] == first.case_files["RO-FOUL-002"]
+
+    # Nothing changed: nothing written, nothing rendered.
+    assert _update(parts_path, [a, b2], second)[1:] == ([], [])
+
+    # A file deleted (or changed) in the cache is written again; the kept version's rows
+    # it held are rendered anew.
+    case_rows_file(parts_path, "RO-FOUL-002").unlink()
+    third, written, asked = _update(parts_path, [a, b2], second)
+    assert written == ["RO-FOUL-002"] and asked == ["a"]
+    assert _rows(parts_path, third, "RO-FOUL-002") == [("a", "a2")]
+
+    # A case without rows in the partition any more loses its file.
+    a2 = _version("a", {"RO-FOUL-001": "a1"})
+    fourth, written, _ = _update(parts_path, [a2, b2], third)
+    assert written == [] and set(fourth.case_files) == {"RO-FOUL-001"}
+    assert sorted(p.name for p in case_rows_file(parts_path, "-").parent.iterdir()) == [
+        "RO-FOUL-001.json"
+    ]
+
+
+def test_a_case_rows_file_is_read_only_as_it_was_written(tmp_path):
+    path = tmp_path / "partition-0.cases/RO-FOUL-001.json"
+    rows = [CaseRows("a", "v1", CasePart("d", [1, 1, 0, 0, 0], {"en": "<tr></tr>"}))]
+    sha = write_case_rows(path, rows)
+    assert read_case_rows(path, sha) == rows
+    path.write_bytes(path.read_bytes().replace(b"<tr>", b"<tr >"))
+    assert read_case_rows(path, sha) is None
+    path.unlink()
+    assert read_case_rows(path, sha) is None

@@ -5,8 +5,9 @@ RO-NOWE-006, run-2026-05-12-001) must plan exactly one subject-version pages job
 partition of atlas-7b) and the case pages and index job, and must rewrite exactly three
 pages in each language: atlas-7b's version page, the case page of RO-NOWE-006 and the
 index, at the root and under es/; every other file of site/ keeps its bytes, inode and
-mtime. Also: a rerun with no change does
-nothing; a page deleted or edited by hand is restored by the next run; a version whose
+mtime, and in the cache only that case's rows file of that partition is rewritten. Also:
+a rerun with no change does nothing; a page deleted or edited by hand is restored by the
+next run; a damaged case rows file of the cache is never shown; a version whose
 scorings all disappear loses its page.
 """
 
@@ -31,6 +32,15 @@ UNSCORED = ("atlas-7b", "RO-NOWE-006", "run-2026-05-12-001")
 METRICS = {"load_partition", "cross_check", "per_run", "metrics_per_subject"}
 METRICS |= {"metrics_per_family", "uncertainty", "critical_fails", "build_leaderboard"}
 METRICS |= {"changes", "publish"}
+# The pages one added scoring rewrites (see the module docstring).
+TOUCHED = [
+    "cases/RO-NOWE-006.html",
+    "es/cases/RO-NOWE-006.html",
+    "es/index.html",
+    "es/versions/atlas-7b/atlas-7b-2026-03-q4.html",
+    "index.html",
+    "versions/atlas-7b/atlas-7b-2026-03-q4.html",
+]
 
 
 def state(site):
@@ -87,18 +97,15 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
     assert planned_wildcards(workdir, "load_partition", "site", **config) == [partition]
     assert planned_wildcards(workdir, "version_pages", "site", **config) == [partition]
 
+    (cache,) = (workdir / ".cache").glob("*/site")
+    cache_before = state(cache)
     started = time.time_ns()
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
-    touched = [
-        "cases/RO-NOWE-006.html",
-        "es/cases/RO-NOWE-006.html",
-        "es/index.html",
-        "es/versions/atlas-7b/atlas-7b-2026-03-q4.html",
-        "index.html",
-        "versions/atlas-7b/atlas-7b-2026-03-q4.html",
-    ]
-    assert changed(before, state(site)) == touched
+    assert changed(before, state(site)) == TOUCHED
+    # In the cache, the case rows files: only those of the case in atlas-7b's partition.
+    rows_files = [name for name in changed(cache_before, state(cache)) if ".cases/" in name]
+    assert rows_files == [f"partition-{partition_of('atlas-7b', 8)}.cases/RO-NOWE-006.json"]
     # The logs of the jobs that ran name exactly the pages they wrote.
     (logs,) = (workdir / ".cache").glob("*/logs")
     ran = [log for log in logs.glob("*pages*.log") if log.stat().st_mtime_ns >= started]
@@ -112,7 +119,7 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
         for line in log.read_text("utf-8").splitlines()
         if "written: " in line
     ]
-    assert sorted(written) == touched
+    assert sorted(written) == TOUCHED
     for edition in (site, site / "es"):
         page = (edition / version_page("atlas-7b", "atlas-7b-2026-03-q4")).read_text("utf-8")
         assert 'id="RO-NOWE-006__run-2026-05-12-001"' in page
@@ -142,6 +149,41 @@ def test_a_page_deleted_or_edited_by_hand_is_restored(built):
     assert page.read_bytes() == original
     assert spanish.read_bytes() == spanish_original
     assert case.read_bytes() == case_original
+    assert planned_jobs(workdir, "site", **config) == {}
+
+
+def test_a_case_rows_file_damaged_in_the_cache_is_not_used(built):
+    """A case rows file missing from the cache is written again when its partition's job
+    runs; one changed by hand stops the case pages job (it never shows other rows than
+    those recorded), whose message says which file to remove to have it written again."""
+    workdir, corpus, config = built
+    site = workdir / "site"
+    (cache,) = (workdir / ".cache").glob("*/site")
+    mine = f"partition-{partition_of('atlas-7b', 8)}"
+    removed = cache / f"{mine}.cases/RO-FOUL-001.json"
+    removed.unlink()
+    (edited, *_) = [
+        path
+        for path in sorted(cache.glob("partition-*.cases/RO-NOWE-006.json"))
+        if path.parent.name != f"{mine}.cases"
+    ]
+    edited.write_bytes(edited.read_bytes().replace(b"<tr>", b"<tr >", 1))
+    before = state(site)
+    add_scoring(corpus)
+    run = run_workflow(workdir, "site", **config)
+    assert run.returncode != 0
+    index = edited.parent.with_suffix(".parts.json")
+    damaged = edited.relative_to(workdir)
+    assert f"{damaged} is missing or is not what its subject-version pages job wrote" in run.output
+    assert f"Remove {index.relative_to(workdir)} and run again" in run.output
+    assert "Traceback" not in run.output
+    assert removed.is_file()  # written again by atlas-7b's partition's job, which ran
+
+    index.unlink()
+    run = run_workflow(workdir, "site", **config)
+    assert run.returncode == 0, run.output
+    assert changed(before, state(site)) == TOUCHED
+    assert b"<tr >" not in edited.read_bytes()
     assert planned_jobs(workdir, "site", **config) == {}
 
 

@@ -22,6 +22,8 @@ rule version_pages:
         # what was written, update() keeps it for the next run.
         manifest=update(f"{CACHE}/site/partition-{{partition}}.pages.json"),
         # Kept too: the parts of a version whose inputs did not change are reused.
+        # Its case rows files (partition-N.cases/<case_id>.json, each rewritten only
+        # when its rows change) are not outputs either, for the same reason as pages.
         parts=update(f"{CACHE}/site/partition-{{partition}}.parts.json"),
     log:
         f"{LOGS}/version_pages-{{partition}}.log",
@@ -42,6 +44,8 @@ rule case_pages_and_index:
     input:
         modules=modules("case_pages_and_index.py"),
         translations=TRANSLATIONS,
+        # Each partition's matrix rows and the digests of its case rows files; the
+        # rows of a case are read only when its page must be assembled again.
         parts=expand(f"{CACHE}/site/partition-{{partition}}.parts.json", partition=PARTITIONS),
         pages=expand(f"{CACHE}/site/partition-{{partition}}.pages.json", partition=PARTITIONS),
         golds=rules.load_golds.output[0],

@@ -1,6 +1,7 @@
 """File output shared by every step: logs, atomic writes, JSON between steps."""
 
 import gc
+import hashlib
 import json
 import logging
 import os
@@ -83,6 +84,27 @@ def write_json(path, document, *, pretty: bool = False) -> None:
         write_bytes_atomic(path, text.encode("utf-8"))
     else:
         write_bytes_atomic(path, json_bytes(document) + b"\n")
+
+
+def write_json_with_digest(path, document) -> str:
+    """write_json (compact), and the SHA-256 of the bytes written, so that a reader can
+    check it reads what was written (read_json_with_digest)."""
+    content = json_bytes(document) + b"\n"
+    write_bytes_atomic(path, content)
+    return hashlib.sha256(content).hexdigest()
+
+
+def read_json_with_digest(path, sha256: str):
+    """The document at path if its bytes have this SHA-256; None if the file is missing
+    or differs."""
+    try:
+        with open(path, "rb") as handle:
+            content = handle.read()
+    except FileNotFoundError:
+        return None
+    if hashlib.sha256(content).hexdigest() != sha256:
+        return None
+    return orjson.loads(content)
 
 
 def json_bytes(document) -> bytes:

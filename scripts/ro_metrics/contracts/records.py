@@ -8,7 +8,12 @@ as a JSON array in its field order, so the files stay small at 10^5 runs.
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
-from ro_metrics.contracts.files import read_json, write_json
+from ro_metrics.contracts.files import (
+    read_json,
+    read_json_with_digest,
+    write_json,
+    write_json_with_digest,
+)
 
 
 class Problem(NamedTuple):
@@ -135,16 +140,36 @@ class CasePart(NamedTuple):
 
 
 class VersionParts(NamedTuple):
-    """What the case pages and the index show of one subject version, rendered by the
-    subject-version pages job (its partition's job → the case pages and index job, and
-    the same job's next run, which keeps the parts of a version whose inputs did not
-    change)."""
+    """What the case pages and the index show of one subject version, as the
+    subject-version pages job renders it. Not written as it is: its partition's job
+    writes the matrix row and the case digests as a VersionEntry, the case rows per case
+    (CaseRows), so that the case pages job reads only the rows of the cases that
+    changed."""
 
     subject_id: str
     subject_version: str
     inputs_digest: str  # of the version's page (every edition's)
     matrix_row: dict[str, str]  # language code → the version's row of that index's matrix
     cases: dict[str, CasePart]  # case_id → its part of the case page
+
+
+class VersionEntry(NamedTuple):
+    """A subject version in its partition's PartitionParts: its VersionParts without the
+    case rows, which are in the partition's case rows files."""
+
+    subject_id: str
+    subject_version: str
+    inputs_digest: str  # of the version's page (every edition's)
+    matrix_row: dict[str, str]  # language code → the version's row of that index's matrix
+    case_digests: dict[str, str]  # case_id → the CasePart.digest of its rows of that case
+
+
+class CaseRows(NamedTuple):
+    """One subject version's part of a case page, in its partition's case rows file."""
+
+    subject_id: str
+    subject_version: str
+    part: CasePart
 
 
 class VersionCount(NamedTuple):
@@ -310,6 +335,20 @@ class PageManifest:
     pages: dict[str, list]
 
 
+@dataclass(frozen=True)
+class PartitionParts:
+    """What a partition's subject-version pages job hands the case pages and index job
+    (and its own next run, which keeps the parts of the versions whose inputs did not
+    change): every version's VersionEntry, and the partition's case rows files (one per
+    case with runs in the partition: its versions' CaseRows, by version) as written.
+
+    case_files: case_id → [SHA-256 of the file's bytes, size, mtime_ns after writing].
+    """
+
+    versions: list[VersionEntry]  # by subject_id, subject_version
+    case_files: dict[str, list]
+
+
 def as_fields(record) -> dict:
     """A dataclass record as the dict of its fields, for write_json: what
     dataclasses.asdict gives here, without its deep copy of every nested value (0.7 s
@@ -460,25 +499,36 @@ def read_critical_fails(path) -> list[CriticalFail]:
     ]
 
 
-def write_version_parts(path, versions: list[VersionParts]) -> None:
-    write_json(path, {"version_parts": versions})
+def write_partition_parts(path, parts: PartitionParts) -> None:
+    write_json(path, as_fields(parts))
 
 
-def read_version_parts(path) -> list[VersionParts]:
-    """The file's versions; none if there is no such file (a first run)."""
+def read_partition_parts(path) -> PartitionParts | None:
+    """The file's parts; None if there is no such file (a first run)."""
     try:
-        versions = read_json(path)["version_parts"]
+        document = read_json(path)
     except FileNotFoundError:
-        return []
+        return None
+    return PartitionParts(
+        versions=[VersionEntry(*version) for version in document["versions"]],
+        case_files=document["case_files"],
+    )
+
+
+def write_case_rows(path, rows: list[CaseRows]) -> str:
+    """Write a case rows file; the SHA-256 of its bytes (PartitionParts.case_files)."""
+    return write_json_with_digest(path, {"case_rows": rows})
+
+
+def read_case_rows(path, sha256: str) -> list[CaseRows] | None:
+    """The file's rows if its bytes are still those of the digest; None if the file is
+    missing or is not what was written."""
+    document = read_json_with_digest(path, sha256)
+    if document is None:
+        return None
     return [
-        VersionParts(
-            subject_id,
-            version,
-            digest,
-            matrix_row,
-            {case_id: CasePart(*part) for case_id, part in cases.items()},
-        )
-        for subject_id, version, digest, matrix_row, cases in versions
+        CaseRows(subject_id, subject_version, CasePart(*part))
+        for subject_id, subject_version, part in document["case_rows"]
     ]
 
 

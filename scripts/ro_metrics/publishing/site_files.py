@@ -20,6 +20,15 @@ When the workflow starts, `drop_outdated_manifests` compares each manifest with 
 site folder: a manifest whose pages are missing or were changed since they were
 written (or that describes another site folder) is removed, so its job runs again
 and restores them.
+
+What a case page shows of each subject version (its rows, rendered by the version's
+partition's job) is kept the same way, in the cache: one case rows file per
+(partition, case), `partition-N.cases/<case_id>.json`, beside the partition's
+PartitionParts (`partition-N.parts.json`: every version's matrix row and case digests,
+and each case rows file's SHA-256, size and mtime). The partition's job rewrites only
+the files whose versions' rows changed (`update_case_rows`); the case pages job reads
+the small PartitionParts of every partition, and the rows files only of a case whose
+page must be rendered again (its inputs digest is over the files' SHA-256).
 """
 
 import hashlib
@@ -29,7 +38,17 @@ import re
 from pathlib import Path
 
 from ro_metrics.contracts.files import remove_stale_staging, write_bytes_atomic
-from ro_metrics.contracts.records import PageManifest, read_page_manifest, write_page_manifest
+from ro_metrics.contracts.records import (
+    CaseRows,
+    PageManifest,
+    PartitionParts,
+    VersionEntry,
+    VersionParts,
+    read_case_rows,
+    read_page_manifest,
+    write_case_rows,
+    write_page_manifest,
+)
 from ro_metrics.publishing.translations import ENGLISH
 
 INDEX = "index.html"
@@ -197,3 +216,74 @@ def drop_outdated_manifests(site: Path, manifest_paths) -> list[str]:
                 f"rebuilding the pages of {Path(path).name}"
             )
     return messages
+
+
+def version_entry(parts: VersionParts) -> VersionEntry:
+    """A version's parts without its case rows (those go to the case rows files)."""
+    digests = {case_id: part.digest for case_id, part in parts.cases.items()}
+    return VersionEntry(
+        parts.subject_id, parts.subject_version, parts.inputs_digest, parts.matrix_row, digests
+    )
+
+
+def case_rows_file(parts_path, case_id: str) -> Path:
+    """A partition's rows of one case page: partition-N.cases/<case_id>.json, beside the
+    partition's parts (partition-N.parts.json)."""
+    parts_path = Path(parts_path)
+    folder = parts_path.name.removesuffix(".parts.json") + ".cases"
+    return parts_path.with_name(folder) / f"{case_id}.json"
+
+
+def _rows_by_case(versions: list[VersionEntry]) -> dict[str, list[tuple[str, str, str]]]:
+    """case_id → (subject_id, subject_version, CasePart digest) of each version with rows
+    of that case, by version: what a case rows file holds, by digest."""
+    by_case: dict[str, list[tuple[str, str, str]]] = {}
+    for entry in sorted(versions, key=lambda entry: (entry.subject_id, entry.subject_version)):
+        for case_id, digest in entry.case_digests.items():
+            by_case.setdefault(case_id, []).append(
+                (entry.subject_id, entry.subject_version, digest)
+            )
+    return by_case
+
+
+def update_case_rows(
+    parts_path, versions: list[VersionEntry], previous: PartitionParts | None, parts_of
+) -> tuple[dict[str, list], list[str]]:
+    """Write a partition's case rows files whose rows changed; remove those of cases it
+    has no rows of any more. Returns PartitionParts.case_files and the cases written.
+
+    A file is kept if the last run's PartitionParts (previous; None: nothing is kept)
+    lists the same versions' rows, by digest, and the file's size and mtime are still
+    those written. A file written anew takes each version's rows from the file it
+    replaces when their digest is the same, and otherwise from parts_of(subject_id,
+    subject_version), the version's VersionParts (rendered anew if it was not already:
+    a kept version whose rows are not in the file, which was deleted or changed).
+    """
+    folder = case_rows_file(parts_path, "-").parent
+    before = _rows_by_case(previous.versions) if previous else {}
+    recorded = previous.case_files if previous else {}
+    on_disk = {}
+    if folder.is_dir():
+        with os.scandir(folder) as entries:
+            on_disk = {e.name: [e.stat().st_size, e.stat().st_mtime_ns] for e in entries}
+    case_files, written = {}, []
+    for case_id, rows in _rows_by_case(versions).items():
+        path = case_rows_file(parts_path, case_id)
+        last = recorded.get(case_id)
+        if last is not None and before.get(case_id) == rows and on_disk.get(path.name) == last[1:]:
+            case_files[case_id] = last
+            continue
+        kept = read_case_rows(path, last[0]) if last is not None else None
+        kept_parts = {(row.subject_id, row.subject_version): row.part for row in kept or []}
+        new_rows = []
+        for subject_id, subject_version, digest in rows:
+            part = kept_parts.get((subject_id, subject_version))
+            if part is None or part.digest != digest:
+                part = parts_of(subject_id, subject_version).cases[case_id]
+            new_rows.append(CaseRows(subject_id, subject_version, part))
+        sha = write_case_rows(path, new_rows)
+        case_files[case_id] = [sha, *_on_disk(path)]
+        written.append(case_id)
+    for name in sorted(set(on_disk) - {case_rows_file(parts_path, c).name for c in case_files}):
+        (folder / name).unlink(missing_ok=True)
+    return case_files, sorted(written)
