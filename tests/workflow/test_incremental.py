@@ -10,6 +10,7 @@ import pytest
 from ro_metrics.corpus.layout import partition_of
 from support import (
     EIGHT_PARTITIONS,
+    ONE_PARTITION,
     Plan,
     corpus_copy,
     planned_jobs,
@@ -22,14 +23,25 @@ AGGREGATES |= {"uncertainty", "critical_fails", "build_leaderboard", "changes", 
 UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
 
 
-@pytest.fixture
-def ran_once(tmp_path):
+def run_once(tmp_path, partitions: dict):
     workdir = workflow_copy(tmp_path / "workflow")
     corpus = corpus_copy(tmp_path / "corpus")
-    config = {"corpus": corpus, "results": workdir / "results", **EIGHT_PARTITIONS}
+    config = {"corpus": corpus, "results": workdir / "results", **partitions}
     run = run_workflow(workdir, **config)
     assert run.returncode == 0, run.output
     return workdir, corpus, config
+
+
+@pytest.fixture
+def ran_once(tmp_path):
+    """A run on 8 partitions, for the tests of what a change re-runs of the loads."""
+    return run_once(tmp_path, EIGHT_PARTITIONS)
+
+
+@pytest.fixture
+def ran_once_on_one(tmp_path):
+    """A run on one partition, for the tests whose plans hold no load of the corpus."""
+    return run_once(tmp_path, ONE_PARTITION)
 
 
 def test_second_run_does_nothing(demo_run):
@@ -69,8 +81,8 @@ def test_one_added_scoring_reruns_its_partition_and_the_aggregates(ran_once):
     assert planned_jobs(workdir, **config) == {}
 
 
-def test_changed_gold_reruns_only_what_depends_on_golds(ran_once):
-    workdir, corpus, config = ran_once
+def test_changed_gold_reruns_only_what_depends_on_golds(ran_once_on_one):
+    workdir, corpus, config = ran_once_on_one
     gold = corpus / "golds/v1.0/RO-SCAL-002_gold.md"
     gold.write_text(gold.read_text("utf-8").replace('"rubric_ceiling": ', '"rubric_ceiling":  '))
     # critical_fails reads no gold: the evidence is the response's words.
@@ -129,8 +141,8 @@ def test_schema_change_discards_the_file_cache(ran_once):
     assert all(entries == read for entries, read in counts)
 
 
-def test_editing_a_shared_module_reruns_the_steps_that_import_it(ran_once):
-    workdir, _, config = ran_once
+def test_editing_a_shared_module_reruns_the_steps_that_import_it(ran_once_on_one):
+    workdir, _, config = ran_once_on_one
     module = workdir / "scripts/ro_metrics/formulas/metrics.py"
     module.write_text(module.read_text("utf-8") + "\n# edited\n", "utf-8")
     # Steps 2-4 and the leaderboard import the formulas; loading the corpus and the

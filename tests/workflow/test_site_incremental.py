@@ -21,9 +21,11 @@ from ro_metrics.corpus.layout import partition_of
 from ro_metrics.publishing.site_files import case_page, version_page
 from support import (
     EIGHT_PARTITIONS,
+    ONE_PARTITION,
+    Plan,
     corpus_copy,
+    plan,
     planned_jobs,
-    planned_wildcards,
     run_workflow,
     workflow_copy,
 )
@@ -58,14 +60,26 @@ def changed(before, after):
     )
 
 
-@pytest.fixture
-def built(tmp_path):
+def build(tmp_path, partitions: dict):
     workdir = workflow_copy(tmp_path / "workflow")
     corpus = corpus_copy(tmp_path / "corpus")
-    config = {"corpus": corpus, "results": workdir / "results", **EIGHT_PARTITIONS}
+    config = {"corpus": corpus, "results": workdir / "results", **partitions}
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
     return workdir, corpus, config
+
+
+@pytest.fixture
+def built(tmp_path):
+    """A site built on 8 partitions, for the tests of what one partition's job rewrites."""
+    return build(tmp_path, EIGHT_PARTITIONS)
+
+
+@pytest.fixture
+def built_on_one(tmp_path):
+    """A site built on one partition (16 jobs fewer), for the tests that do not depend on
+    how the corpus is split."""
+    return build(tmp_path, ONE_PARTITION)
 
 
 def add_scoring(corpus):
@@ -87,21 +101,21 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
     assert len(before) == 72  # index, 5 version pages, 30 case pages; in English and Spanish
 
     add_scoring(corpus)
-    plan = planned_jobs(workdir, "site", **config)
-    assert plan == dict.fromkeys(METRICS, 1) | {
-        "version_pages": 1,
-        "case_pages_and_index": 1,
-        "site": 1,
-    }
-    partition = f"partition={partition_of('atlas-7b', 8)}"
-    assert planned_wildcards(workdir, "load_partition", "site", **config) == [partition]
-    assert planned_wildcards(workdir, "version_pages", "site", **config) == [partition]
-
     (cache,) = (workdir / ".cache").glob("*/site")
     cache_before = state(cache)
     started = time.time_ns()
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
+    # What the run planned (and ran): its job stats and the wildcards of its jobs.
+    ran = Plan(run.output)
+    assert ran.jobs() == dict.fromkeys(METRICS, 1) | {
+        "version_pages": 1,
+        "case_pages_and_index": 1,
+        "site": 1,
+    }
+    partition = f"partition={partition_of('atlas-7b', 8)}"
+    assert ran.wildcards("load_partition") == [partition]
+    assert ran.wildcards("version_pages") == [partition]
     assert changed(before, state(site)) == TOUCHED
     # In the cache, the case rows files: only those of the case in atlas-7b's partition.
     rows_files = [name for name in changed(cache_before, state(cache)) if ".cases/" in name]
@@ -127,8 +141,8 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
     assert planned_jobs(workdir, "site", **config) == {}
 
 
-def test_a_page_deleted_or_edited_by_hand_is_restored(built):
-    workdir, _, config = built
+def test_a_page_deleted_or_edited_by_hand_is_restored(built_on_one):
+    workdir, _, config = built_on_one
     site = workdir / "site"
     page = site / version_page("cirrus-reasoner", "cirrus-reasoner-r1")
     original = page.read_bytes()
@@ -140,10 +154,9 @@ def test_a_page_deleted_or_edited_by_hand_is_restored(built):
     spanish.unlink()  # the same job's (one manifest a job, every language in it)
     case.write_bytes(case_original.replace(b"RO-OXID-001", b"EDITED", 1))
     # Found when the workflow starts (a dry run included): the two jobs will run again.
-    dry = run_workflow(workdir, "--dry-run", "site", **config)
+    dry = plan(workdir, "site", **config)
     assert dry.output.count("not as the workflow wrote it (missing or edited)") == 2, dry.output
-    plan = planned_jobs(workdir, "site", **config)
-    assert plan == {"version_pages": 1, "case_pages_and_index": 1, "site": 1}
+    assert dry.jobs() == {"version_pages": 1, "case_pages_and_index": 1, "site": 1}
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
     assert page.read_bytes() == original
@@ -187,8 +200,8 @@ def test_a_case_rows_file_damaged_in_the_cache_is_not_used(built):
     assert planned_jobs(workdir, "site", **config) == {}
 
 
-def test_a_version_without_scorings_any_more_loses_its_page(built):
-    workdir, corpus, config = built
+def test_a_version_without_scorings_any_more_loses_its_page(built_on_one):
+    workdir, corpus, config = built_on_one
     site = workdir / "site"
     page = site / version_page("expert-rules-ro", "ro-expert-rules-3.2.0")
     assert page.is_file()
@@ -206,8 +219,8 @@ def test_a_version_without_scorings_any_more_loses_its_page(built):
     assert os.path.isfile(site / "index.html")
 
 
-def test_a_corpus_problem_leaves_the_site_as_it_was(built):
-    workdir, corpus, config = built
+def test_a_corpus_problem_leaves_the_site_as_it_was(built_on_one):
+    workdir, corpus, config = built_on_one
     site = workdir / "site"
     before = {p: p.read_bytes() for p in site.rglob("*") if p.is_file()}
     stamps = state(site)
