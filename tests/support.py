@@ -467,6 +467,7 @@ class Browser:
             yield session
         finally:
             self.send("Target.closeTarget", targetId=target)
+            self._events = [event for event in self._events if event.get("sessionId") != session]
 
     def _value(self, session: str, expression: str):
         found = self.send("Runtime.evaluate", session, expression=expression, returnByValue=True)

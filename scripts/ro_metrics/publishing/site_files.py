@@ -226,12 +226,16 @@ def version_entry(parts: VersionParts) -> VersionEntry:
     )
 
 
-def case_rows_file(parts_path, case_id: str) -> Path:
-    """A partition's rows of one case page: partition-N.cases/<case_id>.json, beside the
-    partition's parts (partition-N.parts.json)."""
+def case_rows_folder(parts_path) -> Path:
+    """A partition's case rows files: partition-N.cases/, beside the partition's parts
+    (partition-N.parts.json)."""
     parts_path = Path(parts_path)
-    folder = parts_path.name.removesuffix(".parts.json") + ".cases"
-    return parts_path.with_name(folder) / f"{case_id}.json"
+    return parts_path.with_name(parts_path.name.removesuffix(".parts.json") + ".cases")
+
+
+def case_rows_file(parts_path, case_id: str) -> Path:
+    """A partition's rows of one case page: partition-N.cases/<case_id>.json."""
+    return case_rows_folder(parts_path) / f"{case_id}.json"
 
 
 def _rows_by_case(versions: list[VersionEntry]) -> dict[str, list[tuple[str, str, str]]]:
@@ -259,13 +263,14 @@ def update_case_rows(
     subject_version), the version's VersionParts (rendered anew if it was not already:
     a kept version whose rows are not in the file, which was deleted or changed).
     """
-    folder = case_rows_file(parts_path, "-").parent
+    folder = case_rows_folder(parts_path)
     before = _rows_by_case(previous.versions) if previous else {}
     recorded = previous.case_files if previous else {}
     on_disk = {}
     if folder.is_dir():
         with os.scandir(folder) as entries:
-            on_disk = {e.name: [e.stat().st_size, e.stat().st_mtime_ns] for e in entries}
+            stats = {entry.name: entry.stat() for entry in entries}
+        on_disk = {name: [stat.st_size, stat.st_mtime_ns] for name, stat in stats.items()}
     case_files, written = {}, []
     for case_id, rows in _rows_by_case(versions).items():
         path = case_rows_file(parts_path, case_id)
@@ -284,6 +289,7 @@ def update_case_rows(
         sha = write_case_rows(path, new_rows)
         case_files[case_id] = [sha, *_on_disk(path)]
         written.append(case_id)
-    for name in sorted(set(on_disk) - {case_rows_file(parts_path, c).name for c in case_files}):
+    current = {case_rows_file(parts_path, case_id).name for case_id in case_files}
+    for name in sorted(set(on_disk) - current):
         (folder / name).unlink(missing_ok=True)
     return case_files, sorted(written)
