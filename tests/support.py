@@ -29,6 +29,7 @@ import re
 import select
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -92,6 +93,7 @@ PUBLISHED = [
 # What a corpus without telemetry (the scaled sizes S, M, L) publishes.
 PUBLISHED_WITHOUT_TELEMETRY = [name for name in PUBLISHED if not name.startswith("operational_")]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
+SNAKEMAKE_SERVER = Path(__file__).resolve().parent / "snakemake_server.py"
 # The SLURM executor plugin, installed apart by `make test` (requirements-slurm.txt says
 # why): on Snakemake's path only in the runs given `plugins=SLURM_PLUGIN`.
 SLURM_PLUGIN = Path(sys.prefix) / "slurm-plugin"
@@ -131,24 +133,82 @@ def corpus_copy(destination: Path) -> Path:
 
 def run_workflow(workdir: Path, *args: str, plugins: Path | None = None, **config) -> Run:
     """Snakemake in workdir with args and config; `plugins`: a folder of executor plugins
-    put on its path (PYTHONPATH) for this run."""
+    put on its path (PYTHONPATH) for this run.
+
+    Forked from this test process's Snakemake server (snakemake_server.py says what it
+    is: `snakemake` on the command line, less ~1 s of imports per run); a run with
+    plugins starts the command line itself (Snakemake collects plugins at import)."""
     command = [SNAKEMAKE, "--cores", "4", *args]
     if config:
         command += ["--config", *(f"{key}={value}" for key, value in config.items())]
-    environment = None
-    if plugins is not None:
-        assert plugins.is_dir(), f"{plugins} is missing: `make test` installs it"
-        environment = {**os.environ, "PYTHONPATH": str(plugins)}
+    if plugins is None:
+        return _snakemake_server().run(command, workdir, dict(os.environ), timeout=600)
+    assert plugins.is_dir(), f"{plugins} is missing: `make test` installs it"
     completed = subprocess.run(
         command,
         cwd=workdir,
-        env=environment,
+        env={**os.environ, "PYTHONPATH": str(plugins)},
         capture_output=True,
         text=True,
         timeout=600,
         check=False,
     )
     return Run(completed.returncode, completed.stdout + completed.stderr)
+
+
+class SnakemakeServer:
+    """The client of one snakemake_server.py process (one per test process)."""
+
+    def __init__(self):
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.process = subprocess.Popen(
+            [sys.executable, str(SNAKEMAKE_SERVER), str(theirs.fileno())],
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+            cwd=tempfile.gettempdir(),
+        )
+        theirs.close()
+        self.connection = ours
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def run(self, command: list[str], cwd: Path, env: dict, timeout: float) -> Run:
+        request = json.dumps({"argv": command, "cwd": str(cwd), "env": env}).encode()
+        with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
+            self.connection.settimeout(timeout)
+            socket.send_fds(self.connection, [request], [stdout.fileno(), stderr.fileno()])
+            pid = json.loads(self.connection.recv(4096))["pid"]
+            try:
+                answer = self.connection.recv(4096)
+            except TimeoutError:
+                os.kill(pid, signal.SIGKILL)
+                self.connection.settimeout(None)
+                self.connection.recv(4096)
+                raise subprocess.TimeoutExpired(command, timeout) from None
+            returncode = json.loads(answer)["returncode"]
+            # What subprocess.run(text=True) gives: the locale's encoding, universal newlines.
+            texts = []
+            for stream in (stdout, stderr):
+                stream.seek(0)
+                texts.append(io.TextIOWrapper(stream, newline=None).read())
+        return Run(returncode, "".join(texts))
+
+    def close(self) -> None:
+        self.connection.close()
+        with suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=10)
+
+
+_SERVERS: list[SnakemakeServer] = []
+
+
+def _snakemake_server() -> SnakemakeServer:
+    if not _SERVERS or not _SERVERS[0].alive():
+        if not _SERVERS:
+            atexit.register(lambda: [server.close() for server in _SERVERS])
+        _SERVERS[:] = [SnakemakeServer()]
+    return _SERVERS[0]
 
 
 @contextmanager

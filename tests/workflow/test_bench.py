@@ -39,8 +39,11 @@ def test_quick_bench_writes_every_scenario(tmp_path):
     for row in rows:
         assert float(row["min_s"]) <= float(row["median_s"]) <= float(row["max_s"])
         assert 0 < float(row["peak_rss_mib"]) < 1024
-        # (from the unrounded medians)
-        assert abs(float(row["ratio_to_engine"]) - float(row["median_s"]) / engine) < 0.02
+        # The ratio is of the unrounded medians; recomputed from the rounded ones (to
+        # 0.01 s), it can differ by what that rounding moves it, and its own rounding.
+        median = float(row["median_s"])
+        slack = 0.005 / engine + median * 0.005 / (engine * (engine - 0.005)) + 0.005
+        assert abs(float(row["ratio_to_engine"]) - median / engine) <= slack
     for row in rows[1:-1]:
         # The workflow always costs more than reading the files once.
         assert float(row["median_s"]) > floor

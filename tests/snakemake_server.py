@@ -1,0 +1,120 @@
+"""A Snakemake with its imports done, that the tests' runs are forked from.
+
+`support.run_workflow` starts one per test process: `python snakemake_server.py FD`,
+FD one end of a Unix socket pair. Snakemake's command line spends ~1 s of its ~1.3 s
+start importing (snakemake.cli, then what its main() imports: the report plugin's
+numpy, PIL and docutils, jsonschema, nbformat, ...); the suite starts it ~150 times.
+This process imports all of that once. For each request (a JSON line: argv, cwd, env;
+with it, over SCM_RIGHTS, the two file descriptors for the run's stdout and stderr) it
+forks; the child is then what `snakemake` on the command line is after its imports:
+same interpreter, same sys.path, a fresh process with the request's cwd, environment,
+argv and standard streams, running `snakemake.cli.main()` to its exit status. The
+server answers with the child's pid (a test may kill it), then its exit status.
+
+Never imported here: the workflow's own modules (ro_metrics and the scripts). Each test
+runs a copy of the workflow, whose modules must come from that copy; so this file
+imports nothing of the repository and is not imported by the tests.
+
+A run whose Snakemake must find other plugins (PYTHONPATH) is not forked from here:
+Snakemake collects its plugins when snakemake.cli is imported.
+"""
+
+import atexit
+import contextlib
+import importlib
+import json
+import os
+import signal
+import socket
+import sys
+
+# The console script's sys.path: the interpreter's bin folder first, not this folder.
+sys.path[0] = os.path.dirname(sys.executable)
+
+import snakemake.cli  # noqa: E402
+import snakemake.workflow  # noqa: E402
+
+# What snakemake.cli.main() imports on a run of this workflow (listed with
+# `python -X importtime`; a name missing here costs its import in each run, no more).
+PREIMPORTED = [
+    "numpy",
+    "PIL.Image",
+    "docutils.core",
+    "requests",
+    "jinja2",
+    "yaml",
+    "smart_open",
+    "pygments",
+    "yte",
+    "platformdirs",
+    "dpath",
+    "nbformat",
+    "jsonschema",
+    "fastjsonschema",
+    "snakemake.assets",
+    "snakemake.profiles",
+    "snakemake.report.html_reporter",
+    "snakemake.script",
+    "snakemake.storage",
+    "snakemake.utils",
+]
+for name in PREIMPORTED:
+    with contextlib.suppress(ImportError):
+        importlib.import_module(name)
+
+MAX_REQUEST = 1 << 20
+
+
+def run_child(request: dict, stdout: int, stderr: int) -> None:
+    """In the forked child: become `snakemake <argv>` in cwd, and exit with its status."""
+    os.dup2(stdout, 1)
+    os.dup2(stderr, 2)
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    sys.argv = request["argv"]
+    # Snakemake takes its run directory from the cwd when snakemake.workflow is imported.
+    snakemake.workflow.Workflow._rundir = os.getcwd()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    code = 1
+    try:
+        snakemake.cli.main()
+        code = 0
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        try:
+            atexit._run_exitfuncs()
+            sys.stdout.flush()
+            sys.stderr.flush()
+        finally:
+            os._exit(code)
+
+
+def serve(connection: socket.socket) -> None:
+    """Requests and answers are packets of a SOCK_SEQPACKET pair: one message each."""
+    while True:
+        message, fds, _, _ = socket.recv_fds(connection, MAX_REQUEST, 2)
+        if not message:
+            return
+        request = json.loads(message)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            connection.close()
+            run_child(request, *fds)
+        for fd in fds:
+            os.close(fd)
+        connection.send(json.dumps({"pid": pid}).encode())
+        _, status = os.waitpid(pid, 0)
+        connection.send(json.dumps({"returncode": os.waitstatus_to_exitcode(status)}).encode())
+
+
+if __name__ == "__main__":
+    serve(socket.socket(fileno=int(sys.argv[1])))
