@@ -13,8 +13,6 @@ include: "workflow/rules/operational.smk"
 include: "workflow/rules/load.smk"
 include: "workflow/rules/metrics.smk"
 include: "workflow/rules/uncertainty.smk"
-include: "workflow/rules/leaderboard.smk"
-include: "workflow/rules/changes.smk"
 include: "workflow/rules/publish.smk"
 include: "workflow/rules/site.smk"
 include: "workflow/rules/snapshot.smk"
@@ -33,8 +31,6 @@ if config["local_aggregates"]:
         metrics_per_family,
         uncertainty,
         critical_fails,
-        build_leaderboard,
-        changes,
         publish,
         case_pages_and_index,
         site,

@@ -17,8 +17,9 @@ peak memory (summed RSS of the whole process tree, sampled) of:
 - site_one_scoring: `snakemake site` after adding one scoring to an up-to-date site;
   what the site adds to the rerun is this minus one_scoring (row site_added);
 - changes_step: after a snapshot, one added and one re-scored scoring, a rerun; the
-  time is that of the `changes` job alone (its process, sampled), the step that
-  compares the results with the snapshot.
+  time is that of the changes report alone, the part of the publish job that compares
+  the results with the snapshot (its wall and CPU seconds, as the job logs them; it
+  has no process of its own to sample since it joined that job).
 
 Medians go to a Markdown table (docs/benchmarks.md) and a CSV, with each scenario's
 ratios to the floor and to the engine floor, the target it must meet, the number of
@@ -29,12 +30,14 @@ jobs it ran, and the size of the site built.
 """
 
 import argparse
+import contextlib
 import csv
 import datetime as dt
 import io
 import json
 import os
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -85,16 +88,13 @@ TARGETS = {
         "changes_step": ("floor", 0.3),
     },
 }
-# The job whose own time the changes_step scenario reports (its script's file name).
-CHANGES_JOB = "changes.py"
+# The publish job's line on its changes report (published_results.report_changes).
+CHANGES_TIMES = re.compile(r"^INFO changes: .* in ([0-9.]+) s \(CPU ([0-9.]+) s\)$", re.M)
 MEMORY_TARGET_MIB = 1024
 MEMORY_TARGET_SIZE = "L"
-# The process tree is sampled for its memory (and, in changes_step, for the changes
-# job's own time). Each sample walks /proc: every 20 ms that took a sizeable share of
-# one of the two cores from the run it measured, so the runs are sampled every 100 ms
-# and only the one timing a single job every 20 ms.
+# The process tree is sampled for its memory. Each sample walks /proc: every 20 ms
+# that took a sizeable share of one of the two cores from the run it measured.
 SAMPLE_SECONDS = 0.1
-JOB_SAMPLE_SECONDS = 0.02
 # The engine floor's workflow: one rule, its output present, so that a run does nothing.
 ENGINE_SNAKEFILE = """
 rule nothing:
@@ -123,20 +123,15 @@ def jobs_run(output: str) -> int:
     return output.count("Finished jobid: ")
 
 
-def measure(command: list[str], cwd: Path, job: str = "") -> tuple[float, float, str, float]:
+def measure(command: list[str], cwd: Path) -> tuple[float, float, str, float]:
     """Wall seconds, peak summed RSS (MiB), output and CPU seconds (user + system) of a
     command and all its descendants.
 
     The CPU time counts every descendant that was waited for (getrusage of the
     children): on a machine other work keeps busy it is a steadier measure than the
-    wall time, which also counts the time spent waiting for a core. With `job`, the
-    seconds are those between the first and the last sample in which a descendant
-    process runs a script of that name (a Snakemake script job), and the CPU seconds
-    those of that job's processes at their last sample.
+    wall time, which also counts the time spent waiting for a core.
     """
     peak = 0
-    job_seen = []
-    job_cpu = {}  # pid → user + system seconds at its last sample
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     process = subprocess.Popen(
@@ -147,47 +142,17 @@ def measure(command: list[str], cwd: Path, job: str = "") -> tuple[float, float,
     reader = threading.Thread(target=lambda: output.append(process.stdout.read()))
     reader.start()
     while process.poll() is None:
-        try:
+        with contextlib.suppress(psutil.NoSuchProcess):
             tree = [root, *root.children(recursive=True)]
             peak = max(peak, sum(_rss(p) for p in tree))
-            running = [p for p in tree if job and _runs_script(p, job)]
-            if running:
-                job_seen.append(time.perf_counter())
-                for p in running:
-                    job_cpu[p.pid] = _cpu_seconds(p, job_cpu.get(p.pid, 0.0))
-        except psutil.NoSuchProcess:
-            pass
-        time.sleep(JOB_SAMPLE_SECONDS if job else SAMPLE_SECONDS)
+        time.sleep(SAMPLE_SECONDS)
     wall = time.perf_counter() - start
     reader.join()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
     if process.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{''.join(output)[-3000:]}")
-    if job:
-        if not job_seen:
-            raise RuntimeError(f"no {job} job ran:\n{''.join(output)[-3000:]}")
-        wall = job_seen[-1] - job_seen[0] + JOB_SAMPLE_SECONDS
-        cpu = sum(job_cpu.values())
     return wall, peak / 2**20, "".join(output), cpu
-
-
-def _cpu_seconds(process: psutil.Process, last: float) -> float:
-    """User + system seconds of a process so far (`last` if it has just ended)."""
-    try:
-        times = process.cpu_times()
-    except (psutil.NoSuchProcess, psutil.AccessDenied):
-        return last
-    return times.user + times.system
-
-
-def _runs_script(process: psutil.Process, name: str) -> bool:
-    try:
-        return any(
-            arg.endswith(f".{name}") or arg.endswith(f"/{name}") for arg in process.cmdline()
-        )
-    except (psutil.NoSuchProcess, psutil.AccessDenied):
-        return False
 
 
 def _rss(process: psutil.Process) -> int:
@@ -266,8 +231,10 @@ class Bench:
             measure([*snapshot, "snapshot_date=2000-01-01"], self.workdir)
             self._add_scoring()
             self._rescore()
-            wall, peak, output, cpu = measure(self.snakemake(), self.workdir, job=CHANGES_JOB)
-            return wall, peak, cpu, jobs_run(output)
+            _, peak, output, _ = measure(self.snakemake(), self.workdir)
+            [log] = self.workdir.glob(".cache/*/logs/publish.log")
+            [(wall, cpu)] = CHANGES_TIMES.findall(log.read_text("utf-8"))
+            return float(wall), peak, float(cpu), jobs_run(output)
         wall, peak, output, cpu = measure(self.snakemake(*targets), self.workdir)
         if scenario == "noop" and "Nothing to be done" not in output:
             raise RuntimeError(f"the no-op rerun ran jobs:\n{output[-3000:]}")
@@ -404,7 +371,8 @@ def markdown(rows: list[dict], machine: dict) -> str:
         "with the results up to date and no site yet (every page from scratch); "
         "**site_one_scoring** = `snakemake site` after adding one scoring to an "
         "up-to-date site; **site_added** = site_one_scoring − one_scoring, what the "
-        "site adds to that rerun; **changes_step** = the `changes` job alone, in a rerun "
+        "site adds to that rerun; **changes_step** = the changes report alone (its part of "
+        "the `publish` job, as logged), in a rerun "
         "after a snapshot, one added and one re-scored scoring. **jobs** = the jobs the "
         "scenario ran (the `all` target's included). Size S is the benchmark's real size "
         "(12 subject versions × 31 cases × 1 run): its targets are ratios to E; those of "

@@ -35,7 +35,7 @@ from support import REPO, site_pages
 CODE = [
     REPO / "scripts/ro_metrics/publishing/leaderboard_page.py",
     REPO / "scripts/ro_metrics/publishing/leaderboard_markdown.py",
-    REPO / "scripts/leaderboard.py",
+    REPO / "scripts/published_results.py",
     REPO / "scripts/ro_metrics/publishing/changes_report.py",
     REPO / "scripts/ro_metrics/publishing/site_pages.py",
 ]

@@ -97,7 +97,7 @@ def test_snapshots_are_never_modified_and_the_report_is_reproducible(history):
         name: (root / "results" / name).read_bytes()
         for name in ("changes.csv", "changes.md", "leaderboard.html")
     }
-    again = run_workflow(root, "--forcerun", "changes", corpus="corpus")
+    again = run_workflow(root, "--forcerun", "publish", corpus="corpus")
     assert again.returncode == 0, again.output
     for name, content in published.items():
         assert (root / "results" / name).read_bytes() == content, name

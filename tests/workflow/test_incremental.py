@@ -19,7 +19,7 @@ from support import (
 )
 
 AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
-AGGREGATES |= {"uncertainty", "critical_fails", "build_leaderboard", "changes", "publish", "all"}
+AGGREGATES |= {"uncertainty", "critical_fails", "publish", "all"}
 UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
 
 
@@ -58,7 +58,7 @@ def test_a_changed_parameter_reruns_what_takes_it(demo_run):
     # steps whose params hold it and by what follows them.
     with demo_run.exclusive():
         planned = planned_jobs(demo_run.workdir, **demo_run.config, alpha=0.4)
-    rerun = {"metrics_per_subject", "uncertainty", "build_leaderboard", "changes", "publish"}
+    rerun = {"metrics_per_subject", "uncertainty", "publish"}
     assert planned == dict.fromkeys([*rerun, "all"], 1)
 
 

@@ -93,8 +93,6 @@ def test_telemetry_change_plan_and_scoring_change_plan(demo_run):
     assert planned_jobs(workdir, **config) == {
         "operational": 1,
         "cross_check": 1,
-        "build_leaderboard": 1,
-        "changes": 1,
         "publish": 1,
         "all": 1,
     }

@@ -1,25 +1,28 @@
+# The leaderboard, the changes report and the results folder: one job (its script's
+# docstring says why), its two independent parts on two cores.
 rule publish:
     input:
         modules=modules("published_results.py"),
         verdict=rules.cross_check.output.verdict,
         per_run=rules.per_run.output.csv,
+        per_run_table=rules.per_run.output.table,
+        # Its newest scoring, the page's date (computed once, by step 2).
+        per_run_summary=rules.per_run.output.summary,
         metrics_per_subject=rules.metrics_per_subject.output[0],
         metrics_per_family=rules.metrics_per_family.output[0],
         uncertainty=rules.uncertainty.output[0],
         criterion_scores=rules.per_run.output.criteria,
         input_files=rules.cross_check.output.input_files,
-        changes_csv=rules.changes.output.csv,
-        changes_md=rules.changes.output.md,
-        changes_section=rules.changes.output.section,
         critical_fails=rules.critical_fails.output[0],
-        uncertainty_methods=f"{workflow.basedir}/system/rubric/{VERSION}/uncertainty_methods.md",
-        leaderboard_csv=rules.build_leaderboard.output.csv,
-        leaderboard_html=rules.build_leaderboard.output.html,
-        leaderboard_summary=rules.build_leaderboard.output.summary,
-        leaderboard_md=rules.build_leaderboard.output.markdown,
-        leaderboard_es_html=rules.build_leaderboard.output.html_es,
         operational_per_subject=rules.operational.output.per_subject,
         operational_per_family=rules.operational.output.per_family,
+        # The labels of the pages, of changes.md and of the changes section (data files).
+        translations=TRANSLATIONS,
+        # The snapshots: the changes report compares with one, the page links them, and
+        # taking one can change which is compared with.
+        history=snapshot_metadata_files,
+        # What metadata.json records of the rubric, methods and schemas (provenance).
+        uncertainty_methods=f"{workflow.basedir}/system/rubric/{VERSION}/uncertainty_methods.md",
         rubric=f"{workflow.basedir}/system/rubric/{VERSION}/aggregated_metrics.md",
         schemas=expand(
             f"{SCHEMAS}/{{kind}}.schema.json",
@@ -99,20 +102,37 @@ rule publish:
             category="Leaderboard",
         ),
         metadata=update(f"{RESULTS}/metadata.json"),
+        # Beside it, the scratch files of the leaderboard and the changes report.
+        figures=report(
+            directory(f"{STAGED}/reliability"),
+            patterns=["{name}.svg"],
+            caption="../report/reliability.rst",
+            category="Reliability diagrams",
+            labels={"subject version": "{name}"},
+        ),
     log:
         f"{LOGS}/publish.log",
     conda:
         "../envs/metrics.yaml"
-    threads: 1
+    # The changes report in a forked process beside the leaderboard.
+    threads: 2
     resources:
-        mem_mb=512,
+        mem_mb=2048,
     params:
         alpha=config["alpha"],
         bootstrap_seed=config["bootstrap_seed"],
         bootstrap_replicates=config["bootstrap_replicates"],
         benchmark_version=VERSION,
         strict=config["strict"],
+        snapshot_date=config["snapshot_date"],
+        changes_since=config["changes_since"],
+        history=HISTORY,
+        diagram_cache=f"{CACHE}/diagrams",
         # operational_*.csv: written when the corpus has telemetry, removed otherwise.
         optional=OPTIONAL_PUBLISHED,
     script:
         "../../scripts/published_results.py"
+
+
+# The published files: every output of publish but the diagrams' folder (the report's).
+PUBLISHED_FILES = [path for name, path in rules.publish.output.items() if name != "figures"]

@@ -4,7 +4,7 @@
 rule snapshot:
     input:
         modules=modules("snapshot.py"),
-        published=rules.publish.output,
+        published=PUBLISHED_FILES,
     log:
         f"{LOGS}/snapshot.log",
     conda:

@@ -17,7 +17,7 @@ rule verify:
         results=RESULTS,
         history=HISTORY,
         scratch=f"{CACHE}/verify",
-        published=[Path(path).name for path in rules.publish.output],
+        published=[Path(path).name for path in PUBLISHED_FILES],
         optional=[Path(path).name for path in OPTIONAL_PUBLISHED.values()],
     script:
         "../../scripts/verification.py"

@@ -300,7 +300,7 @@ class Verdict:
 
 @dataclass(frozen=True)
 class PerRunSummary:
-    """What step 2 tells the changes step of the per-run table without its rows."""
+    """What step 2 tells publish of the per-run table without its rows (the newest scoring)."""
 
     n_rows: int
     newest_scoring_utc: str  # "" when there is no row
@@ -309,7 +309,8 @@ class PerRunSummary:
 @dataclass(frozen=True)
 class ChangesSection:
     """The leaderboard pages' section on what changed since a snapshot (HTML), in each
-    language of the pages."""
+    language of the pages: what publish's changes report hands to its publishing part
+    (pickled back from its forked process)."""
 
     html: str  # English (leaderboard.html)
     html_es: str  # Spanish (leaderboard.es.html)
@@ -317,7 +318,7 @@ class ChangesSection:
 
 @dataclass(frozen=True)
 class LeaderboardSummary:
-    """What the leaderboard step tells the publishing step."""
+    """What the leaderboard part of publish tells its publishing part (metadata.json)."""
 
     newest_scoring_utc: str
 
@@ -437,28 +438,12 @@ def read_operational_summary(path) -> OperationalSummary:
     )
 
 
-def write_leaderboard_summary(path, summary: LeaderboardSummary) -> None:
-    write_json(path, as_fields(summary))
-
-
-def read_leaderboard_summary(path) -> LeaderboardSummary:
-    return LeaderboardSummary(**read_json(path))
-
-
 def write_per_run_summary(path, summary: PerRunSummary) -> None:
     write_json(path, as_fields(summary))
 
 
 def read_per_run_summary(path) -> PerRunSummary:
     return PerRunSummary(**read_json(path))
-
-
-def write_changes_section(path, section: ChangesSection) -> None:
-    write_json(path, as_fields(section))
-
-
-def read_changes_section(path) -> ChangesSection:
-    return ChangesSection(**read_json(path))
 
 
 def _public_answer(fields: list) -> PublicAnswer:
