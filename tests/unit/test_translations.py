@@ -123,14 +123,15 @@ class VisibleText(HTMLParser):
             self.parts.append(data)
 
 
-def keys_as_labels() -> Language:
-    """A language whose every label is its own key in brackets (placeholders kept)."""
+def keys_as_labels(code: str = "xx") -> Language:
+    """A language whose every label is its own key in brackets (placeholders kept); its
+    code: "xx", an edition that does not print the answers, or "en", the one that does."""
     english = load_labels(ENGLISH)
     labels = {}
     for key, value in english.items():
         names = sorted(placeholders(value))
         labels[key] = f"⟦{key}⟧" + "".join(f"{{{name}}}⟦⟧" for name in names)
-    labels |= {"lang": "xx", "decimal_mark": ".", "page_file": "x.html"}
+    labels |= {"lang": code, "decimal_mark": ".", "page_file": "x.html"}
     return Language(labels)
 
 
@@ -266,10 +267,12 @@ def seen_text(page: str) -> str:
     return " ".join(parser.parts)
 
 
-def test_the_site_pages_hold_no_text_of_their_own():
+@pytest.mark.parametrize("code", [ENGLISH, "xx"])
+def test_the_site_pages_hold_no_text_of_their_own(code):
     """The same for the site's three kinds of page: a version page, a case page and the
-    index (whose ranking and notes are the leaderboard page's, tested above)."""
-    t = keys_as_labels()
+    index (whose ranking and notes are the leaderboard page's, tested above), in the
+    edition that prints the answers (English) and in one that links to them."""
+    t = keys_as_labels(code)
     summary = ["atlas", "zzversion", 1, 0, 0, 1, 1, 0, "0.0", "10.0", "0.04", "0.2", "0.5",
                "0.4", "Disqualified"]  # fmt: skip
     version, parts, case = site_pages("zzversion", "zztext one two three", summary, t)
@@ -284,7 +287,7 @@ def test_the_site_pages_hold_no_text_of_their_own():
         providers={},
         critical_fails=[],
         case_ids=["RO-FOUL-001"],
-        matrix_rows=[parts.matrix_row["xx"]],
+        matrix_rows=[parts.matrix_row[code]],
         t=t,
     )
     seen = {name: seen_text(page) for name, page in [("version", version), ("case", case),
@@ -292,6 +295,16 @@ def test_the_site_pages_hold_no_text_of_their_own():
     assert "⟦criterion_short_main_hypothesis⟧" in seen["case"]
     assert "⟦letter_critical⟧" in seen["index"] and "⟦site_run_fail⟧" in seen["version"]
     assert "⟦other_language_name⟧" in seen["version"]
+    prints = code == ENGLISH
+    assert ("⟦site_why_plausible⟧" in seen["version"]) is prints
+    assert ("⟦site_version_note⟧" in seen["version"]) is prints
+    assert ("⟦site_linked_answer⟧" in seen["version"]) is not prints
+    assert ("⟦site_linked_answer_link⟧" in seen["version"]) is not prints
+    assert ("⟦site_linked_version_note⟧" in seen["version"]) is not prints
+    assert "⟦site_full_answer⟧" in seen["case"]
+    assert ("⟦site_case_note⟧" in seen["case"]) is prints
+    assert ("⟦site_linked_full_answer⟧" in seen["case"]) is not prints
+    assert ("⟦site_linked_case_note⟧" in seen["case"]) is not prints
     data = (
         r"zz\w+|atlas|one two three|now|Shock it:|RO-FOUL-001|run-2026-05-12-001|R01|v1\.0|classic"
         r"|FOUL|recommended_action|20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ"

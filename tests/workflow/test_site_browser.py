@@ -10,7 +10,8 @@
 - a case page sorts by a click on a column header;
 - the Spanish edition: each page is `lang="es"`, shows Spanish labels and numbers with
   a decimal comma, and its language switch, as the browser resolves it, leads to the
-  same page in English, whose switch leads back;
+  same page in English, whose switch leads back; a run's answer link on its Spanish
+  version and case pages leads to its article on the English version page;
 - XSS probe: a corpus whose response fields and reviewer's justification hold
   `<script>` and an `<img onerror>` is shown as text everywhere — in leaderboard.html
   and in every page of the site, both editions — and no script runs (an alert trap
@@ -151,7 +152,8 @@ document.documentElement.setAttribute("data-order", Array.prototype.map.call(
 # The page's language, its language switch as the browser resolves it, and what a reader
 # sees of it.
 SPANISH_VIEW = """{lang: root.lang, switch: doc.querySelector("nav.language a").href,
-    hreflang: doc.querySelector("nav.language a").hreflang, text: doc.body.innerText}"""
+    hreflang: doc.querySelector("nav.language a").hreflang, text: doc.body.innerText,
+    answer: (doc.querySelector(".answer.linked a, td.answer-link a") || {}).href || null}"""
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +166,13 @@ def editions(workdir, browser) -> dict:
     }
 
 
+# The first run whose answer a Spanish page links to: (subject, version, its anchor).
+FIRST_ANSWER = {
+    "version": ("borealis-xl", "borealis-xl-2026-01-15", "RO-FOUL-001__run-2026-04-20-001"),
+    "case": ("atlas-7b", "atlas-7b-2026-03-q4", "RO-FOUL-001__run-2026-05-12-001"),
+}
+
+
 @pytest.mark.parametrize(
     ("name", "expected"),
     [
@@ -174,9 +183,10 @@ def editions(workdir, browser) -> dict:
         # metrics_per_subject.csv: pass_rate 0.1389, mean clipped score 7.7222.
         ("version", ["Descalificada", "tasa de aprobado 0,1389",
                      "puntuación recortada media 7,7222", "Hipótesis principal",
-                     "Por qué es plausible:", "Evaluación de R0"]),
-        ("case", ["Calificación", "respuesta completa", "Ensuciamiento", "suelo 4 · techo 12",
-                  "Pulse una cabecera de columna para ordenar"]),
+                     "La respuesta completa se muestra en su idioma original en la página en "
+                     "inglés: la respuesta de esta ejecución.", "Evaluación de R0"]),
+        ("case", ["Calificación", "respuesta completa\npágina en inglés", "Ensuciamiento",
+                  "suelo 4 · techo 12", "Pulse una cabecera de columna para ordenar"]),
     ],
 )  # fmt: skip
 def test_a_spanish_page_in_the_browser_and_its_switch_both_ways(workdir, editions, name, expected):
@@ -189,6 +199,17 @@ def test_a_spanish_page_in_the_browser_and_its_switch_both_ways(workdir, edition
         assert label in spanish["text"], (name, label)
     for english_label in ("Leaderboard", "scored runs", "Main hypothesis", "full answer"):
         assert english_label not in spanish["text"], (name, english_label)
+    assert "Por qué es plausible:" not in spanish["text"]
+    # The first answer link of the page leads to its run's article on the English
+    # version page, from the Spanish case page as from the English one.
+    answer = None
+    if name in FIRST_ANSWER:
+        subject_id, subject_version, anchor = FIRST_ANSWER[name]
+        answer = (
+            f"{(workdir / 'site' / version_page(subject_id, subject_version)).as_uri()}#{anchor}"
+        )
+    assert spanish["answer"] == answer
+    assert editions[name, "en"]["answer"] == (answer if name == "case" else None)
     # The switch leads to the same page in English, whose switch leads back.
     assert spanish["switch"] == english_path.as_uri()
     english = editions[name, "en"]

@@ -80,6 +80,20 @@ def edition_page(page: str, code: str) -> str:
     return page if code == ENGLISH else f"{code}/{page}"
 
 
+def prints_answers(code: str) -> bool:
+    """Whether the version pages of edition `code` print the responses' texts: only the
+    default edition's (English) do. The texts are the model's own words, never
+    translated, so every other edition shows them nowhere and links to them instead
+    (answer_page): they are in the site once."""
+    return code == ENGLISH
+
+
+def answer_page(page: str) -> str:
+    """Where the answers of a version page (page: its path in the site's layout) are
+    printed: the same page in the default edition, whatever the edition linking to it."""
+    return edition_page(page, ENGLISH)
+
+
 def case_page(case_id: str) -> str:
     """cases/<case_id>.html (a case_id is RO-<FAMILY>-<NNN>: safe as it is)."""
     return f"cases/{case_id}.html"

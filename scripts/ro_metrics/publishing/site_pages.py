@@ -6,29 +6,38 @@ version, one per case.
   classifications (colour and letter) of every subject version (a row each, in
   leaderboard order) on every case (a column each), each cell linking to the runs;
 - versions/<subject_id>/<version>.html: every scored run of the version, case by
-  case: the response's public fields and confidence, the six criterion scores with
-  their public justifications, raw and clipped score, floor and ceiling,
-  classification, and each fail with its evidence;
+  case: the response's public fields and confidence (in the English edition; every
+  other edition shows its confidence and dates and links to the run on the English
+  page for its text), the six criterion scores with their public justifications, raw
+  and clipped score, floor and ceiling, classification, and each fail with its
+  evidence;
 - cases/<case_id>.html: every subject version's runs of the case side by side
-  (classification, scores, confidence, main hypothesis, a link to the full answer),
-  sortable.
+  (classification, scores, confidence, main hypothesis, a link to the full answer on
+  the English version page, in every edition), sortable.
 
 Every page exists in each language of publishing/translations.py: English at the site
 root (the default), Spanish under es/ with the same structure
-(site_files.edition_page), so the links inside an edition are the same relative links;
-each page's language switch leads to the same page of the other edition. Every label,
-note and caption comes from the language's data file (publishing/i18n/<code>.json,
-through the `t` each renderer takes), numbers are the published texts with the
-language's decimal mark; the corpus' texts (answers, justifications) are data and shown
-as written in every edition.
+(site_files.edition_page), so the links inside an edition are the same relative links
+(but for the answers', below); each page's language switch leads to the same page of
+the other edition. Every label, note and caption comes from the language's data file
+(publishing/i18n/<code>.json, through the `t` each renderer takes), numbers are the
+published texts with the language's decimal mark; the corpus' texts (justifications,
+quotes) are data and shown as written in every edition.
 
-A response's text is on its subject-version page only; a case page repeats only its
-main hypothesis (one sentence), so the site grows linearly with the corpus. Every page
-is self-contained (style and the few lines of sorting script inline, no network),
-every text of the corpus or the registry is escaped (leaderboard_page.text), and no
-page holds a clock. What a page never shows: gold prose (only floor, ceiling, family
-and case type reach this module), a scoring's `reference`, `justification_long` or
-any field the schemas do not name (records.PublishedRun carries none of them).
+A response's text is the model's own words, not translated, so it is printed once in
+the site: on its subject-version page in the default edition (English;
+site_files.prints_answers). A page of any other edition links each run to its article
+there (site_files.answer_page): the Spanish version page has, for each run, its
+confidence, its dates and that link in place of the answer; the Spanish case page's
+"full answer" leads there too, one click from the answer (its own version page would
+only link on). A case page repeats only the main hypothesis (one sentence), so the site
+grows linearly with the corpus.
+
+Every page is self-contained (style and the few lines of sorting script inline, no
+network), every text of the corpus or the registry is escaped (leaderboard_page.text),
+and no page holds a clock. What a page never shows: gold prose (only floor, ceiling,
+family and case type reach this module), a scoring's `reference`, `justification_long`
+or any field the schemas do not name (records.PublishedRun carries none of them).
 """
 
 import hashlib
@@ -64,13 +73,15 @@ from ro_metrics.publishing.leaderboard_page import (
 )
 from ro_metrics.publishing.site_files import (
     INDEX,
+    answer_page,
     case_page,
     edition_page,
     href,
+    prints_answers,
     run_anchor,
     version_page,
 )
-from ro_metrics.publishing.translations import LANGUAGES, Language, language
+from ro_metrics.publishing.translations import ENGLISH, LANGUAGES, Language, language
 
 # Every edition's labels, loaded once: the pages jobs render each page in each of them.
 EDITIONS = {code: language(code) for code in LANGUAGES}
@@ -255,6 +266,26 @@ def _answer_html(published: PublishedRun, t: Language) -> str:
     )
 
 
+def _linked_answer_html(published: PublishedRun, answer_link: str, t: Language) -> str:
+    """A run's answer on a version page of an edition that does not print the answers'
+    texts (site_files.prints_answers): its confidence, when it was given, and a link to
+    the run's article on the page that prints its text, as written (answer_link: that
+    page, escaped, relative to this one; site_files.answer_page)."""
+    answer, run = published.answer, published.run
+    link = (
+        f'<a href="{answer_link}#{text(run_anchor(run.case_id, run.run_id))}" '
+        f'hreflang="{ENGLISH}">{t("site_linked_answer_link")}</a>'
+    )
+    served = t("site_served_model", model=text(answer.served_model)) if answer.served_model else ""
+    answered = t("site_answered", timestamp=text(answer.timestamp_utc), track=text(answer.track))
+    return (
+        f'<div class="answer linked"><h4>{t("site_answer")}</h4><dl>'
+        f"<dt>{t('site_confidence')}</dt><dd>{answer.confidence} / 100</dd></dl>"
+        f"<p>{t('site_linked_answer', link=link)}</p>"
+        f'<p class="meta">{answered}{served}</p></div>'
+    )
+
+
 def _scoring_html(entry: VersionRun, t: Language) -> str:
     published, row = entry.published, entry.row
     criteria = "".join(
@@ -302,7 +333,9 @@ def _scoring_html(entry: VersionRun, t: Language) -> str:
     )
 
 
-def _run_article(entry: VersionRun, t: Language) -> str:
+def _run_article(entry: VersionRun, answer_link: str | None, t: Language) -> str:
+    """A run's article on its version's page; answer_link: None on a page that prints
+    the answer's text, else the page that does (escaped, relative to this one)."""
     run, row = entry.published.run, entry.row
     critical = _value(row, "has_critical_fail")
     scores = t(
@@ -314,12 +347,16 @@ def _run_article(entry: VersionRun, t: Language) -> str:
         confidence=_value(row, "reported_confidence"),
         correctness=number(_value(row, "correctness"), t),
     )
+    if answer_link is None:
+        answer = _answer_html(entry.published, t)
+    else:
+        answer = _linked_answer_html(entry.published, answer_link, t)
     return (
         f'<article class="run" id="{text(run_anchor(run.case_id, run.run_id))}">'
         f"<h3>{text(run.run_id)} "
         f"{classification_badge(_value(row, 'classification'), t, critical)}</h3>"
         f'<p class="scores">{scores}</p>'
-        f'<div class="run-grid">{_answer_html(entry.published, t)}{_scoring_html(entry, t)}'
+        f'<div class="run-grid">{answer}{_scoring_html(entry, t)}'
         "</div></article>"
     )
 
@@ -338,6 +375,9 @@ def render_version_page(
     case, run."""
     page = version_page(subject_id, subject_version)
     root = _root(page)
+    answer_link = None
+    if not prints_answers(t.code):
+        answer_link = text(href(edition_page(page, t.code), answer_page(page)))
     summary_row = dict(zip(SUBJECT_COLUMNS, summary, strict=True))
     by_case: dict[str, list[VersionRun]] = {}
     for entry in runs:
@@ -351,7 +391,7 @@ def render_version_page(
             for entry in entries
         )
         toc.append(f'<span><a href="#{text(case_id)}">{text(case_id)}</a> {marks}</span>')
-        articles = "".join(_run_article(entry, t) for entry in entries)
+        articles = "".join(_run_article(entry, answer_link, t) for entry in entries)
         sections.append(
             f'<section class="case" id="{text(case_id)}"><h2>'
             f'<a href="{text(root + case_page(case_id))}">{text(case_id)}</a> '
@@ -375,13 +415,14 @@ def render_version_page(
         n_fail=text(summary_row["n_fail"]),
         metrics=metrics,
     )
+    note = "site_version_note" if answer_link is None else "site_linked_version_note"
     body = f"""<header>
 {language_switch(page, t)}
 <nav class="crumbs"><a href="{text(root + INDEX)}">{t("site_crumb_leaderboard")}</a> › \
 {text(subject_id)}</nav>
 <h1>{text(subject_id)} <span class="version">{text(subject_version)}</span></h1>
 <p class="meta">{meta}</p>
-<p class="note">{t("site_version_note")} {t("evidence_note")}</p>
+<p class="note">{t(note)} {t("evidence_note")}</p>
 <nav class="cases" aria-label="{t("site_cases_label")}">{"".join(toc)}</nav>
 </header>
 <main>
@@ -416,14 +457,24 @@ def case_table_head(t: Language) -> str:
     )
 
 
-def _case_row(entry: VersionRun, name_cell: str, version_link: str, t: Language) -> str:
-    """A run's row on its case's page; name_cell and version_link (escaped, relative to
-    cases/) are the same for every run of a version and rendered once."""
+def _case_row(entry: VersionRun, name_cell: str, answer_link: str, t: Language) -> str:
+    """A run's row on its case's page in edition t; name_cell and answer_link (escaped,
+    relative to the case page: the version page that prints the answer,
+    site_files.answer_page) are the same for every run of a version and rendered once.
+    An edition that does not print the answers links to the default edition's page,
+    where the answer is one click away, not to its own, which would only link on."""
     # No data-value: the sorting script sorts these cells by their text (85,500 rows at
     # size L, read again by every rebuild of the case pages).
     run, row = entry.published.run, entry.row
     critical = row[_CRITICAL]
     scores = "".join(f'<td class="num">{score}</td>' for score in run.criterion_scores)
+    if prints_answers(t.code):
+        label = f">{t('site_full_answer')}</a>"
+    else:  # the link's own text as wide as in the default edition, where it leads below
+        label = (
+            f' hreflang="{ENGLISH}">{t("site_full_answer")}</a>'
+            f'<span class="ci">{t("site_linked_full_answer")}</span>'
+        )
     return (
         f'<tr>{name_cell}<td class="run">{text(run.run_id)}'
         f'<span class="ci">{t("reviewer_id", reviewer=text(run.reviewer_id))}</span></td>'
@@ -431,8 +482,8 @@ def _case_row(entry: VersionRun, name_cell: str, version_link: str, t: Language)
         f'<td class="num">{row[_RAW]}</td><td class="num">{row[_CLIPPED]}</td>{scores}'
         f'<td class="num">{run.reported_confidence}</td>'
         f'<td class="text">{text(entry.published.answer.main_hypothesis)}</td>'
-        f'<td class="answer-link"><a href="{version_link}#'
-        f'{text(run_anchor(run.case_id, run.run_id))}">{t("site_full_answer")}</a></td></tr>'
+        f'<td class="answer-link"><a href="{answer_link}#'
+        f'{text(run_anchor(run.case_id, run.run_id))}"{label}</td></tr>'
     )
 
 
@@ -475,7 +526,8 @@ def version_parts(
 ) -> VersionParts:
     """What the case pages and the index show of one version, in every edition: its row
     of the matrix (a cell per case of case_ids) and, per case, its rows of the case's
-    page. The links are the same in every edition (each mirrors the site's layout)."""
+    page. The links are the same in every edition (each mirrors the site's layout), but
+    for the answers' (site_files.answer_page)."""
     page = version_page(subject_id, subject_version)
     version_link = text(f"../{page}")
     name_cell = (
@@ -485,8 +537,13 @@ def version_parts(
     by_case: dict[str, list[VersionRun]] = {}
     for entry in runs:
         by_case.setdefault(entry.published.run.case_id, []).append(entry)
-    cases = {}
+    cases, answer_links = {}, None
     for case_id, entries in by_case.items():
+        if answer_links is None:  # every case page is in cases/: the same from each
+            answer_links = {
+                code: text(href(edition_page(case_page(case_id), code), answer_page(page)))
+                for code in editions
+            }
         classifications = [_value(e.row, "classification") for e in entries]
         counts = [
             len(entries),
@@ -494,7 +551,7 @@ def version_parts(
             sum(bool(_value(e.row, "has_critical_fail")) for e in entries),
         ]
         rows_html = {
-            code: "".join(_case_row(entry, name_cell, version_link, t) for entry in entries)
+            code: "".join(_case_row(entry, name_cell, answer_links[code], t) for entry in entries)
             for code, t in editions.items()
         }
         shown = "\n".join(rows_html.values())
@@ -548,13 +605,14 @@ def render_case_page(
         n_fail=n_fail,
         n_critical=n_critical,
     )
+    note = "site_case_note" if prints_answers(t.code) else "site_linked_case_note"
     main = f"""<header>
 {language_switch(page, t)}
 <nav class="crumbs"><a href="{text(root + INDEX)}">{t("site_crumb_leaderboard")}</a> › \
 {text(case_id)}</nav>
 <h1>{text(case_id)}</h1>
 <p class="meta">{meta}</p>
-<p class="note">{t("site_case_note")}</p>
+<p class="note">{t(note)}</p>
 </header>
 <main>
 {table}
