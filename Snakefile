@@ -30,7 +30,6 @@ if config["local_aggregates"]:
         metrics_per_subject,
         metrics_per_family,
         uncertainty,
-        critical_fails,
         publish,
         case_pages_and_index,
         site,

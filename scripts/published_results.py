@@ -1,10 +1,16 @@
 """Rule publish: the leaderboard, the changes report and the results folder, once every
 step has succeeded.
 
-Three parts, in one job (each was a job of its own until each rerun paid three job
-starts, ≈ 0.3 s each, for them; docs/performance.md):
+Three parts, in one job (each was a job of its own, with the critical fails' evidence a
+fourth, until each rerun paid four job starts, ≈ 0.3 s each, for them;
+docs/performance.md):
 
-1. The leaderboard (`build_leaderboard`): leaderboard.csv, leaderboard.md, the page in
+1. The critical fails' evidence (`find_critical_fails`): critical_fails.csv, one row per
+   critical fail of every scored run (the partitions' records.CriticalFail), sorted by
+   (subject_id, subject_version, case_id, run_id, reviewer_id), then by the fail's
+   position in the scoring. Its quote is always the model's own words, checked against
+   the response: exact, close or none (ro_metrics.formulas.evidence). Then the
+   leaderboard (`build_leaderboard`): leaderboard.csv, leaderboard.md, the page in
    English and in Spanish, and the diagrams. The build_leaderboard.py planned by
    aggregated_metrics.md §7: it consumes metrics_per_subject.csv and applies the
    ordering and presentation rules (ro_metrics.formulas.ranking). Every number is the
@@ -38,6 +44,7 @@ import hashlib
 import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -52,6 +59,7 @@ from ro_metrics.contracts.files import (
 from ro_metrics.contracts.records import (
     ChangesSection,
     LeaderboardSummary,
+    read_critical_fails,
     read_per_run_summary,
     read_verdict,
 )
@@ -69,6 +77,7 @@ from ro_metrics.contracts.tables import (
     write_csv,
 )
 from ro_metrics.formulas.aggregates import calibration_of_subjects
+from ro_metrics.formulas.evidence import critical_fail_rows
 from ro_metrics.formulas.ranking import leaderboard_rows, ranked, tie_groups, with_rank_intervals
 from ro_metrics.publishing.changes import (
     Comparison,
@@ -101,6 +110,7 @@ class Staged(NamedTuple):
     """Where parts 1 and 2 write what part 3 publishes (the job's scratch files, in the
     folder of its diagrams' folder: staged/, where the steps before it write)."""
 
+    critical_fails: Path
     leaderboard_csv: Path
     leaderboard_html: Path
     leaderboard_es_html: Path
@@ -111,8 +121,9 @@ class Staged(NamedTuple):
 
 def staged_files(folder) -> Staged:
     folder = Path(folder)
-    names = ["leaderboard.csv", "leaderboard.html", "leaderboard.es.html", "leaderboard.md"]
-    return Staged(*(folder / name for name in [*names, "changes.csv", "changes.md"]))
+    names = ["critical_fails.csv", "leaderboard.csv", "leaderboard.html", "leaderboard.es.html"]
+    names += ["leaderboard.md", "changes.csv", "changes.md"]
+    return Staged(*(folder / name for name in names))
 
 
 class ChangesRefused(Exception):
@@ -121,6 +132,19 @@ class ChangesRefused(Exception):
 
 def diagram_text(t) -> DiagramText:
     return DiagramText(t("diagram_xlabel"), t("diagram_ylabel"), t("decimal_mark"))
+
+
+def find_critical_fails(smk, staged: Staged, log) -> None:
+    """Part 1, first (module docstring): critical_fails.csv in staged."""
+    fails = [fail for path in smk.input.critical_fails for fail in read_critical_fails(path)]
+    rows = critical_fail_rows(fails)
+    write_csv(staged.critical_fails, CRITICAL_FAIL_COLUMNS, rows)
+    matches = Counter(row[CRITICAL_FAIL_COLUMNS.index("match")] for row in rows)
+    log.info(
+        "%d critical fails written (%s)",
+        len(rows),
+        ", ".join(f"{kind} {matches[kind]}" for kind in ("exact", "close", "none")),
+    )
 
 
 def build_leaderboard(smk, staged: Staged, log) -> LeaderboardSummary:
@@ -158,7 +182,7 @@ def build_leaderboard(smk, staged: Staged, log) -> LeaderboardSummary:
         "uncertainty": uncertainty,
         "tracks": tracks,
         "operational": operational,
-        "critical_fails": read_table(smk.input.critical_fails, CRITICAL_FAIL_COLUMNS),
+        "critical_fails": read_table(staged.critical_fails, CRITICAL_FAIL_COLUMNS),
     }
     used = set()
     editions = ((ENGLISH, staged.leaderboard_html), (SPANISH, staged.leaderboard_es_html))
@@ -272,8 +296,9 @@ def publish(smk, staged: Staged, section: ChangesSection, summary: LeaderboardSu
     remove_stale_staging(Path(smk.output.metadata).parent, names)
     verdict = read_verdict(smk.input.verdict)
     copied = ["per_run", "metrics_per_subject", "metrics_per_family", "uncertainty"]
-    copied += ["criterion_scores", "input_files", "critical_fails"]
+    copied += ["criterion_scores", "input_files"]
     sources = {name: smk.input[name] for name in copied}
+    sources["critical_fails"] = staged.critical_fails
     sources |= {name: getattr(staged, name) for name in ["changes_csv", "changes_md"]}
     sources |= {name: getattr(staged, name) for name in ["leaderboard_csv", "leaderboard_md"]}
     for name, source in sources.items():
@@ -310,6 +335,7 @@ def main(smk) -> None:
     staged = staged_files(Path(smk.output.figures).parent)
     changes = forked(report_changes, smk, staged, log) if smk.threads > 1 else None
     try:
+        find_critical_fails(smk, staged, log)
         summary = build_leaderboard(smk, staged, log)
         section = changes() if changes else report_changes(smk, staged, log)
     except ChangesRefused as refused:

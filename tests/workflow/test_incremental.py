@@ -19,7 +19,7 @@ from support import (
 )
 
 AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
-AGGREGATES |= {"uncertainty", "critical_fails", "publish", "all"}
+AGGREGATES |= {"uncertainty", "publish", "all"}
 UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
 
 
@@ -85,8 +85,7 @@ def test_changed_gold_reruns_only_what_depends_on_golds(ran_once_on_one):
     workdir, corpus, config = ran_once_on_one
     gold = corpus / "golds/v1.0/RO-SCAL-002_gold.md"
     gold.write_text(gold.read_text("utf-8").replace('"rubric_ceiling": ', '"rubric_ceiling":  '))
-    # critical_fails reads no gold: the evidence is the response's words.
-    expected = {"load_golds": 1} | dict.fromkeys(AGGREGATES - {"critical_fails"}, 1)
+    expected = {"load_golds": 1} | dict.fromkeys(AGGREGATES, 1)
     assert planned_jobs(workdir, **config) == expected
 
 
@@ -145,7 +144,7 @@ def test_editing_a_shared_module_reruns_the_steps_that_import_it(ran_once_on_one
     workdir, _, config = ran_once_on_one
     module = workdir / "scripts/ro_metrics/formulas/metrics.py"
     module.write_text(module.read_text("utf-8") + "\n# edited\n", "utf-8")
-    # Steps 2-4 and the leaderboard import the formulas; loading the corpus and the
-    # evidence of critical fails do not.
-    expected = dict.fromkeys(AGGREGATES - {"cross_check", "critical_fails"}, 1)
+    # Steps 2-4 and publish (the leaderboard) import the formulas; loading the corpus
+    # does not.
+    expected = dict.fromkeys(AGGREGATES - {"cross_check"}, 1)
     assert planned_jobs(workdir, **config) == expected

@@ -55,23 +55,3 @@ rule metrics_per_family:
         mem_mb=1024,
     script:
         "../../scripts/metrics_per_family.py"
-
-
-rule critical_fails:
-    input:
-        modules=modules("critical_fails.py"),
-        verdict=rules.cross_check.output.verdict,
-        critical_fails=expand(
-            f"{CACHE}/load/partition-{{partition}}.critical.json", partition=PARTITIONS
-        ),
-    output:
-        f"{STAGED}/critical_fails.csv",
-    log:
-        f"{LOGS}/critical_fails.log",
-    conda:
-        "../envs/metrics.yaml"
-    threads: 1
-    resources:
-        mem_mb=1024,
-    script:
-        "../../scripts/critical_fails.py"

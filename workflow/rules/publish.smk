@@ -1,5 +1,5 @@
-# The leaderboard, the changes report and the results folder: one job (its script's
-# docstring says why), its two independent parts on two cores.
+# The critical fails' evidence, the leaderboard, the changes report and the results
+# folder: one job (its script's docstring says why), its two independent parts on two cores.
 rule publish:
     input:
         modules=modules("published_results.py"),
@@ -13,7 +13,11 @@ rule publish:
         uncertainty=rules.uncertainty.output[0],
         criterion_scores=rules.per_run.output.criteria,
         input_files=rules.cross_check.output.input_files,
-        critical_fails=rules.critical_fails.output[0],
+        # The partitions' critical fails; their evidence is found here (cheap: a critical
+        # fail disqualifies, so they are few) for critical_fails.csv and the page.
+        critical_fails=expand(
+            f"{CACHE}/load/partition-{{partition}}.critical.json", partition=PARTITIONS
+        ),
         operational_per_subject=rules.operational.output.per_subject,
         operational_per_family=rules.operational.output.per_family,
         # The labels of the pages, of changes.md and of the changes section (data files).
