@@ -249,8 +249,6 @@ def _answer_html(published: PublishedRun, t: Language) -> str:
         f'<p><span class="label">{why_discardable}</span> {text(discardable)}</p></li>'
         for hypothesis, plausible, discardable in answer.alternatives
     )
-    served = t("site_served_model", model=text(answer.served_model)) if answer.served_model else ""
-    answered = t("site_answered", timestamp=text(answer.timestamp_utc), track=text(answer.track))
     return (
         f'<div class="answer"><h4>{t("site_answer")}</h4><dl>'
         f"<dt>{t('criterion_main_hypothesis')}</dt><dd>{text(answer.main_hypothesis)}</dd>"
@@ -262,8 +260,15 @@ def _answer_html(published: PublishedRun, t: Language) -> str:
         f"<dd>{text(answer.recommended_action)}</dd>"
         f"<dt>{t('criterion_decision_change_condition')}</dt>"
         f"<dd>{text(answer.decision_change_condition)}</dd>"
-        f'</dl><p class="meta">{answered}{served}</p></div>'
+        f"</dl>{_answer_meta(answer, t)}</div>"
     )
+
+
+def _answer_meta(answer, t: Language) -> str:
+    """When an answer was given, on which track, by which served model (if it says)."""
+    served = t("site_served_model", model=text(answer.served_model)) if answer.served_model else ""
+    answered = t("site_answered", timestamp=text(answer.timestamp_utc), track=text(answer.track))
+    return f'<p class="meta">{answered}{served}</p>'
 
 
 def _linked_answer_html(published: PublishedRun, answer_link: str, t: Language) -> str:
@@ -276,13 +281,11 @@ def _linked_answer_html(published: PublishedRun, answer_link: str, t: Language) 
         f'<a href="{answer_link}#{text(run_anchor(run.case_id, run.run_id))}" '
         f'hreflang="{ENGLISH}">{t("site_linked_answer_link")}</a>'
     )
-    served = t("site_served_model", model=text(answer.served_model)) if answer.served_model else ""
-    answered = t("site_answered", timestamp=text(answer.timestamp_utc), track=text(answer.track))
     return (
         f'<div class="answer linked"><h4>{t("site_answer")}</h4><dl>'
         f"<dt>{t('site_confidence')}</dt><dd>{answer.confidence} / 100</dd></dl>"
         f"<p>{t('site_linked_answer', link=link)}</p>"
-        f'<p class="meta">{answered}{served}</p></div>'
+        f"{_answer_meta(answer, t)}</div>"
     )
 
 
