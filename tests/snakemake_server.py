@@ -1,15 +1,16 @@
 """A Snakemake with its imports done, that the tests' runs are forked from.
 
-`support.run_workflow` starts one per test process: `python snakemake_server.py FD`,
-FD one end of a Unix socket pair. Snakemake's command line spends ~1 s of its ~1.3 s
-start importing (snakemake.cli, then what its main() imports: the report plugin's
-numpy, PIL and docutils, jsonschema, nbformat, ...); the suite starts it ~150 times.
-This process imports all of that once. For each request (a JSON line: argv, cwd, env;
-with it, over SCM_RIGHTS, the two file descriptors for the run's stdout and stderr) it
-forks; the child is then what `snakemake` on the command line is after its imports:
-same interpreter, same sys.path, a fresh process with the request's cwd, environment,
-argv and standard streams, running `snakemake.cli.main()` to its exit status. The
-server answers with the child's pid (a test may kill it), then its exit status.
+`support.run_workflow` starts one per test process: `python -P snakemake_server.py FD`,
+FD one end of a Unix socket pair (-P: this folder stays off sys.path, which is then the
+interpreter's, as in the `snakemake` console script). Snakemake's command line spends
+~1 s of its ~1.3 s start importing (snakemake.cli, then what its main() imports: the
+report plugin's numpy, PIL and docutils, jsonschema, nbformat, ...); the suite starts
+it ~150 times. This process imports all of that once. For each request (a JSON line:
+argv, cwd, env; with it, over SCM_RIGHTS, the two file descriptors for the run's stdout
+and stderr) it forks; the child is then what `snakemake` on the command line is after
+its imports: same interpreter, same sys.path, a fresh process with the request's cwd,
+environment, argv and standard streams, running `snakemake.cli.main()` to its exit
+status. The server answers with the child's pid (a test may kill it), then its exit status.
 
 Never imported here: the workflow's own modules (ro_metrics and the scripts). Each test
 runs a copy of the workflow, whose modules must come from that copy; so this file
@@ -28,11 +29,8 @@ import signal
 import socket
 import sys
 
-# The console script's sys.path: the interpreter's bin folder first, not this folder.
-sys.path[0] = os.path.dirname(sys.executable)
-
-import snakemake.cli  # noqa: E402
-import snakemake.workflow  # noqa: E402
+import snakemake.cli
+import snakemake.workflow
 
 # What snakemake.cli.main() imports on a run of this workflow (listed with
 # `python -X importtime`; a name missing here costs its import in each run, no more).

@@ -165,7 +165,7 @@ class SnakemakeServer:
     def __init__(self):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.process = subprocess.Popen(
-            [sys.executable, str(SNAKEMAKE_SERVER), str(theirs.fileno())],
+            [sys.executable, "-P", str(SNAKEMAKE_SERVER), str(theirs.fileno())],
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
             cwd=tempfile.gettempdir(),

@@ -168,13 +168,17 @@ def test_scripts_top_level_holds_only_rule_scripts():
     }
 
 
+# A call that changes sys.path, or an assignment to it or to an item or slice of it.
+SYS_PATH_CHANGE = re.compile(r"sys\.path\.(insert|append|extend)|sys\.path(\[[^]]*\])?\s*=(?!=)")
+
+
 def test_no_sys_path_manipulation_outside_common_smk():
     places = []
     for folder in ("scripts", "tests", "workflow"):
         for path in (REPO / folder).rglob("*"):
             if path.suffix in {".py", ".smk"} and "__pycache__" not in path.parts:
                 for line in path.read_text("utf-8").splitlines():
-                    if re.search(r"sys\.path\.(insert|append|extend)|sys\.path\s*=", line):
+                    if SYS_PATH_CHANGE.search(line):
                         places.append(str(path.relative_to(REPO)))
     assert places == ["workflow/rules/common.smk"]
 
