@@ -27,12 +27,13 @@ docs/performance.md):
    or before that date) and says what changed and why (ro_metrics.publishing.changes):
    changes.csv, changes.md and the pages' section on them. With no such snapshot the
    report says so and changes.csv has its header only. With two cores (the rule's
-   threads) it runs in a forked process beside part 1: neither reads what the other
-   writes.
+   threads) it runs in a forked process beside part 1 (neither needs what the other
+   makes) and hands its files back in memory.
 3. Publishing (`publish`): writes coverage.csv and metadata.json from the cross-check's
-   verdict and copies the staged CSVs of steps 2-4, criterion_scores.csv,
-   input_files.csv, uncertainty.csv, critical_fails.csv, the changes report and the
-   leaderboard (each page with the changes section put in). Each file is replaced
+   verdict, copies the staged CSVs of steps 2-4, criterion_scores.csv, input_files.csv
+   and uncertainty.csv, and writes what parts 1 and 2 made (critical_fails.csv, the
+   changes report, the leaderboard; each page with the changes section put in). Each
+   file is replaced
    atomically (written beside it, then renamed), so a reader or a killed run never sees
    a half-written file, and results/ changes only after the whole set was computed.
    operational_per_subject.csv and operational_per_family.csv are published only when
@@ -57,8 +58,7 @@ from ro_metrics.contracts.files import (
     write_json,
 )
 from ro_metrics.contracts.records import (
-    ChangesSection,
-    LeaderboardSummary,
+    Verdict,
     read_critical_fails,
     read_per_run_summary,
     read_verdict,
@@ -74,6 +74,7 @@ from ro_metrics.contracts.tables import (
     read_per_run,
     read_table,
     read_uncertainty,
+    table_bytes,
     write_csv,
 )
 from ro_metrics.formulas.aggregates import calibration_of_subjects
@@ -106,24 +107,30 @@ from ro_metrics.publishing.snapshot import earlier_snapshots, snapshot_dates
 from ro_metrics.publishing.translations import ENGLISH, SPANISH, language
 
 
-class Staged(NamedTuple):
-    """Where parts 1 and 2 write what part 3 publishes (the job's scratch files, in the
-    folder of its diagrams' folder: staged/, where the steps before it write)."""
+class LeaderboardFiles(NamedTuple):
+    """What part 1 makes for part 3 to publish (bytes of each file)."""
 
-    critical_fails: Path
-    leaderboard_csv: Path
-    leaderboard_html: Path
-    leaderboard_es_html: Path
-    leaderboard_md: Path
-    changes_csv: Path
-    changes_md: Path
+    critical_fails_csv: bytes
+    leaderboard_csv: bytes
+    leaderboard_html: bytes  # without the changes section (its placeholder)
+    leaderboard_es_html: bytes
+    leaderboard_md: bytes
 
 
-def staged_files(folder) -> Staged:
-    folder = Path(folder)
-    names = ["critical_fails.csv", "leaderboard.csv", "leaderboard.html", "leaderboard.es.html"]
-    names += ["leaderboard.md", "changes.csv", "changes.md"]
-    return Staged(*(folder / name for name in names))
+class ChangesSection(NamedTuple):
+    """The leaderboard pages' section on what changed since a snapshot (HTML), in each
+    language of the pages."""
+
+    html: str  # English (leaderboard.html)
+    html_es: str  # Spanish (leaderboard.es.html)
+
+
+class ChangesReport(NamedTuple):
+    """What part 2 makes for part 3 (pickled back when it ran in its own process)."""
+
+    changes_csv: bytes
+    changes_md: bytes
+    section: ChangesSection
 
 
 class ChangesRefused(Exception):
@@ -134,38 +141,36 @@ def diagram_text(t) -> DiagramText:
     return DiagramText(t("diagram_xlabel"), t("diagram_ylabel"), t("decimal_mark"))
 
 
-def find_critical_fails(smk, staged: Staged, log) -> None:
-    """Part 1, first (module docstring): critical_fails.csv in staged."""
+def find_critical_fails(smk, log) -> list[list[str]]:
+    """Part 1, first (module docstring): the rows of critical_fails.csv."""
     fails = [fail for path in smk.input.critical_fails for fail in read_critical_fails(path)]
     rows = critical_fail_rows(fails)
-    write_csv(staged.critical_fails, CRITICAL_FAIL_COLUMNS, rows)
     matches = Counter(row[CRITICAL_FAIL_COLUMNS.index("match")] for row in rows)
     log.info(
         "%d critical fails written (%s)",
         len(rows),
         ", ".join(f"{kind} {matches[kind]}" for kind in ("exact", "close", "none")),
     )
+    return rows
 
 
-def build_leaderboard(smk, staged: Staged, log) -> LeaderboardSummary:
-    """Part 1 (module docstring): the leaderboard's files in staged, the diagrams."""
+def build_leaderboard(smk, verdict: Verdict, last_update: str, log) -> LeaderboardFiles:
+    """Part 1 (module docstring): the critical fails and the leaderboard's files, and the
+    diagrams (written into the job's figures folder and the diagram cache)."""
+    critical_rows = find_critical_fails(smk, log)
     subjects = read_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS)
     families = read_table(smk.input.metrics_per_family, FAMILY_COLUMNS)
     per_run = read_per_run(smk.input.per_run_table)
-    verdict = read_verdict(smk.input.verdict)
     tracks = {(subject_id, version): track for subject_id, version, track in verdict.tracks}
 
     uncertainty = read_uncertainty(smk.input.uncertainty)
     ordered = with_rank_intervals(ranked(subjects), uncertainty)
     version = smk.params.benchmark_version
     providers = {subject_id: entry["provider"] for subject_id, entry in verdict.subjects.items()}
-    write_csv(
-        staged.leaderboard_csv,
-        LEADERBOARD_COLUMNS,
-        leaderboard_rows(ordered, tracks, providers, version),
+    leaderboard_csv = table_bytes(
+        LEADERBOARD_COLUMNS, leaderboard_rows(ordered, tracks, providers, version)
     )
 
-    last_update = read_per_run_summary(smk.input.per_run_summary).newest_scoring_utc
     snapshot_date = smk.params.snapshot_date or last_update[:10]
     operational = None
     if verdict.has_telemetry:
@@ -182,10 +187,14 @@ def build_leaderboard(smk, staged: Staged, log) -> LeaderboardSummary:
         "uncertainty": uncertainty,
         "tracks": tracks,
         "operational": operational,
-        "critical_fails": read_table(staged.critical_fails, CRITICAL_FAIL_COLUMNS),
+        # As read_table reads critical_fails.csv back: every cell is text.
+        "critical_fails": [
+            dict(zip(CRITICAL_FAIL_COLUMNS, row, strict=True)) for row in critical_rows
+        ],
     }
     used = set()
-    editions = ((ENGLISH, staged.leaderboard_html), (SPANISH, staged.leaderboard_es_html))
+    editions = (ENGLISH, SPANISH)
+    pages = {}
     requests = {
         (code, key): DiagramRequest(
             bins,
@@ -193,13 +202,13 @@ def build_leaderboard(smk, staged: Staged, log) -> LeaderboardSummary:
             hashlib.sha256("\t".join(key).encode("utf-8")).hexdigest()[:12],
             diagram_text(language(code)),
         )
-        for code, _ in editions
+        for code in editions
         for key, bins in calibration.items()
     }
     drawn = draw_missing(
         list(requests.values()), smk.params.diagram_cache, min(4, os.cpu_count() or 1)
     )
-    for code, output in editions:
+    for code in editions:
         t = language(code)
         diagrams = {}
         for key, bins in calibration.items():
@@ -217,10 +226,9 @@ def build_leaderboard(smk, staged: Staged, log) -> LeaderboardSummary:
             snapshots=earlier_snapshots(smk.input.history, snapshot_date),
             t=t,
         )
-        write_bytes_atomic(output, page.encode("utf-8"))
+        pages[code] = page.encode("utf-8")
     prune_diagrams(smk.params.diagram_cache, used)
     markdown_text = render_markdown(**common, registry=verdict.subjects, t=language(ENGLISH))
-    write_bytes_atomic(staged.leaderboard_md, markdown_text.encode("utf-8"))
     log.info(
         "leaderboard of %d subject versions written (%d diagrams per language, %d drawn, %s)",
         len(ordered),
@@ -228,13 +236,17 @@ def build_leaderboard(smk, staged: Staged, log) -> LeaderboardSummary:
         drawn,
         "with the operational table" if operational is not None else "no telemetry",
     )
-    # What metadata.json records (the snapshot rule dates a snapshot by it).
-    return LeaderboardSummary(last_update)
+    return LeaderboardFiles(
+        table_bytes(CRITICAL_FAIL_COLUMNS, critical_rows),
+        leaderboard_csv,
+        pages[ENGLISH],
+        pages[SPANISH],
+        markdown_text.encode("utf-8"),
+    )
 
 
-def current_results(smk) -> PublishedResults:
+def current_results(smk, verdict: Verdict) -> PublishedResults:
     """This run's results as the comparison reads them (the staged files)."""
-    verdict = read_verdict(smk.input.verdict)
     document = provenance(
         smk.params, smk.input.rubric, smk.input.uncertainty_methods, list(smk.input.schemas)
     )
@@ -249,13 +261,13 @@ def current_results(smk) -> PublishedResults:
     )
 
 
-def report_changes(smk, staged: Staged, log) -> ChangesSection:
-    """Part 2 (module docstring): changes.csv and changes.md in staged, and the pages'
-    section. Logs its own wall and CPU seconds (the bench's changes_step reads them)."""
+def report_changes(smk, verdict: Verdict, newest: str, log) -> ChangesReport:
+    """Part 2 (module docstring): changes.csv, changes.md and the pages' section (newest:
+    the newest scoring's timestamp). Logs its own wall and CPU seconds (the bench's
+    changes_step reads them)."""
     # Run after part 1 or in a process of its own: the diagrams' cycles are not here.
     without_cycle_collector()
     started, cpu_started = time.perf_counter(), time.process_time()
-    newest = read_per_run_summary(smk.input.per_run_summary).newest_scoring_utc
     current_date = smk.params.snapshot_date or newest[:10]
     since = smk.params.changes_since
     date = comparison_snapshot(snapshot_dates(smk.input.history), current_date, since)
@@ -265,7 +277,7 @@ def report_changes(smk, staged: Staged, log) -> ChangesSection:
         folder = Path(smk.params.history) / date
         try:
             comparison = compare(
-                read_snapshot(folder), current_results(smk), date, current_date, since
+                read_snapshot(folder), current_results(smk, verdict), date, current_date, since
             )
         except (SnapshotFormatError, ValueError) as error:
             # (pandas' ParserError is a ValueError: a snapshot file that is not a CSV.)
@@ -274,8 +286,6 @@ def report_changes(smk, staged: Staged, log) -> ChangesSection:
                 "Snapshots are never rewritten; to compare with another one: --config "
                 "changes_since=YYYY-MM-DD"
             ) from None
-    write_csv(staged.changes_csv, CHANGES_COLUMNS, csv_rows(comparison))
-    write_bytes_atomic(staged.changes_md, markdown(comparison).encode("utf-8"))
     section = ChangesSection(
         page_section(comparison, language(ENGLISH)), page_section(comparison, language(SPANISH))
     )
@@ -286,29 +296,36 @@ def report_changes(smk, staged: Staged, log) -> ChangesSection:
         time.perf_counter() - started,
         time.process_time() - cpu_started,
     )
-    return section
+    return ChangesReport(
+        table_bytes(CHANGES_COLUMNS, csv_rows(comparison)),
+        markdown(comparison).encode("utf-8"),
+        section,
+    )
 
 
-def publish(smk, staged: Staged, section: ChangesSection, summary: LeaderboardSummary, log):
+def publish(
+    smk, verdict: Verdict, leaderboard: LeaderboardFiles, changes: ChangesReport, newest: str, log
+):
     """Part 3 (module docstring): results/, every file replaced atomically."""
     optional = smk.params.optional
     names = [Path(f).name for f in [*smk.output, *optional.values()]]
     remove_stale_staging(Path(smk.output.metadata).parent, names)
-    verdict = read_verdict(smk.input.verdict)
     copied = ["per_run", "metrics_per_subject", "metrics_per_family", "uncertainty"]
     copied += ["criterion_scores", "input_files"]
-    sources = {name: smk.input[name] for name in copied}
-    sources["critical_fails"] = staged.critical_fails
-    sources |= {name: getattr(staged, name) for name in ["changes_csv", "changes_md"]}
-    sources |= {name: getattr(staged, name) for name in ["leaderboard_csv", "leaderboard_md"]}
-    for name, source in sources.items():
-        write_bytes_atomic(smk.output[name], Path(source).read_bytes())
-    for name, html in (
-        ("leaderboard_html", section.html),
-        ("leaderboard_es_html", section.html_es),
+    contents = {name: Path(smk.input[name]).read_bytes() for name in copied}
+    contents["critical_fails"] = leaderboard.critical_fails_csv
+    contents["leaderboard_csv"] = leaderboard.leaderboard_csv
+    contents["leaderboard_md"] = leaderboard.leaderboard_md
+    contents["changes_csv"] = changes.changes_csv
+    contents["changes_md"] = changes.changes_md
+    # The changes report runs beside the leaderboard: its section joins each page here.
+    for name, page, html in (
+        ("leaderboard_html", leaderboard.leaderboard_html, changes.section.html),
+        ("leaderboard_es_html", leaderboard.leaderboard_es_html, changes.section.html_es),
     ):
-        page = getattr(staged, name).read_text("utf-8")
-        write_bytes_atomic(smk.output[name], with_changes_section(page, html).encode("utf-8"))
+        contents[name] = with_changes_section(page.decode("utf-8"), html).encode("utf-8")
+    for name, content in contents.items():
+        write_bytes_atomic(smk.output[name], content)
     for name, target in optional.items():
         if verdict.has_telemetry:
             write_bytes_atomic(target, Path(smk.input[name]).read_bytes())
@@ -318,7 +335,7 @@ def publish(smk, staged: Staged, section: ChangesSection, summary: LeaderboardSu
     write_csv(smk.output.coverage, COVERAGE_COLUMNS, verdict.coverage)
     document = metadata(
         verdict,
-        summary,
+        newest,  # (the snapshot rule dates a snapshot by it)
         smk.params,
         smk.input.rubric,
         smk.input.uncertainty_methods,
@@ -331,17 +348,16 @@ def publish(smk, staged: Staged, section: ChangesSection, summary: LeaderboardSu
 def main(smk) -> None:
     # The cyclic collector stays on: the diagrams make cyclic objects by the thousand.
     log = step_logger("publish", smk.log[0])
-    # The leaderboard and the changes report write for the publishing part beside the diagrams.
-    staged = staged_files(Path(smk.output.figures).parent)
-    changes = forked(report_changes, smk, staged, log) if smk.threads > 1 else None
+    verdict = read_verdict(smk.input.verdict)
+    newest = read_per_run_summary(smk.input.per_run_summary).newest_scoring_utc
+    beside = forked(report_changes, smk, verdict, newest, log) if smk.threads > 1 else None
     try:
-        find_critical_fails(smk, staged, log)
-        summary = build_leaderboard(smk, staged, log)
-        section = changes() if changes else report_changes(smk, staged, log)
+        leaderboard = build_leaderboard(smk, verdict, newest, log)
+        changes = beside() if beside else report_changes(smk, verdict, newest, log)
     except ChangesRefused as refused:
         log.error("%s", refused)
         sys.exit(1)
-    publish(smk, staged, section, summary, log)
+    publish(smk, verdict, leaderboard, changes, newest, log)
 
 
 if __name__ == "__main__":

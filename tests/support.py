@@ -203,15 +203,16 @@ class SnakemakeServer:
             self.process.wait(timeout=10)
 
 
-_SERVERS: list[SnakemakeServer] = []
+_server: SnakemakeServer | None = None
 
 
 def _snakemake_server() -> SnakemakeServer:
-    if not _SERVERS or not _SERVERS[0].alive():
-        if not _SERVERS:
-            atexit.register(lambda: [server.close() for server in _SERVERS])
-        _SERVERS[:] = [SnakemakeServer()]
-    return _SERVERS[0]
+    """This test process's server, started on first use (again if it died)."""
+    global _server
+    if _server is None or not _server.alive():
+        _server = SnakemakeServer()
+        atexit.register(_server.close)
+    return _server
 
 
 @contextmanager

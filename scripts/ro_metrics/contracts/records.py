@@ -307,23 +307,6 @@ class PerRunSummary:
 
 
 @dataclass(frozen=True)
-class ChangesSection:
-    """The leaderboard pages' section on what changed since a snapshot (HTML), in each
-    language of the pages: what publish's changes report hands to its publishing part
-    (pickled back from its forked process)."""
-
-    html: str  # English (leaderboard.html)
-    html_es: str  # Spanish (leaderboard.es.html)
-
-
-@dataclass(frozen=True)
-class LeaderboardSummary:
-    """What the leaderboard part of publish tells its publishing part (metadata.json)."""
-
-    newest_scoring_utc: str
-
-
-@dataclass(frozen=True)
 class PageManifest:
     """The pages a site job keeps: what it wrote, so that it rewrites only what changed.
 

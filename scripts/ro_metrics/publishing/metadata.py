@@ -5,7 +5,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from ro_metrics.contracts.records import LeaderboardSummary, Verdict
+from ro_metrics.contracts.records import Verdict
 
 TOOLS = (
     "snakemake",
@@ -56,9 +56,7 @@ def provenance(params, rubric, methods, schemas) -> dict:
     }
 
 
-def metadata(
-    verdict: Verdict, leaderboard: LeaderboardSummary, params, rubric, methods, schemas
-) -> dict:
+def metadata(verdict: Verdict, newest_scoring_utc: str, params, rubric, methods, schemas) -> dict:
     """What produced the results: parameters, input digests, tools; never a clock.
 
     The only time in it is the newest scoring's timestamp (the page's "Last update"
@@ -68,7 +66,7 @@ def metadata(
     """
     return {
         **provenance(params, rubric, methods, schemas),
-        "newest_scoring_utc": leaderboard.newest_scoring_utc,
+        "newest_scoring_utc": newest_scoring_utc,
         "inputs": {
             "digest": f"sha256:{verdict.inputs_digest}",
             "files": INPUT_FILES_TABLE,
