@@ -18,6 +18,20 @@ imports nothing of the repository and is not imported by the tests.
 
 A run whose Snakemake must find other plugins (PYTHONPATH) is not forked from here:
 Snakemake collects its plugins when snakemake.cli is imported.
+
+The jobs of a forked run are forked too. A rule's script is a process of its own,
+`python <script>` (Snakemake's `sys.executable`, through the shell): ~0.2 s of imports
+before its first line (the script preamble's unpickling imports snakemake.io and
+snakemake.logging; then pandas, matplotlib where a step draws), ~10 jobs a run. So this
+server also forks a job server, which listens on a Unix socket and forks a child for
+each job; the forked Snakemake's `sys.executable` is a small launcher (JOB_LAUNCHER)
+that hands the job's argv, cwd, environment and standard streams to it, forwards
+SIGTERM and SIGINT, and exits with the job's status (anything but a script, such as
+a cluster executor's `python -m snakemake`, it hands to the interpreter itself). The
+child is what `python <script>` is after its imports: the script run as __main__ with
+its argv, its exit status that of SystemExit or 1 on an uncaught exception (with its
+traceback on stderr). Runs started from the command line (killed runs, plugin runs,
+the bench, verify's nested run) start their jobs the plain way.
 """
 
 import atexit
@@ -25,9 +39,13 @@ import contextlib
 import importlib
 import json
 import os
+import runpy
+import select
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 
 import snakemake.cli
 import snakemake.workflow
@@ -56,45 +74,158 @@ PREIMPORTED = [
     "snakemake.storage",
     "snakemake.utils",
 ]
+# What the rules' scripts import before their first line or on their way: the script
+# preamble (snakemake.io, snakemake.iocontainers, snakemake.logging), then the
+# library's third-party imports (pandas for the changes report, matplotlib for the
+# diagrams). Imported by the job server only.
+JOB_PREIMPORTED = [
+    "snakemake.io",
+    "snakemake.iocontainers",
+    "snakemake.logging",
+    "snakemake.shell",
+    "pandas",
+    "matplotlib.figure",
+    "concurrent.futures.process",
+    "difflib",
+    "unicodedata",
+]
 for name in PREIMPORTED:
     with contextlib.suppress(ImportError):
         importlib.import_module(name)
 
 MAX_REQUEST = 1 << 20
 
+# `python <script>` as Snakemake runs it, handed to the job server: argv, cwd,
+# environment and the standard streams go over the socket; the answer is the job's
+# pid, then its exit status (none if it was killed: then 1, as Snakemake sees a failure).
+JOB_LAUNCHER = """#!{python} -IS
+import json, os, signal, socket, sys
+if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+    # Not a script (`python -m snakemake ...` of a cluster executor's job): the
+    # interpreter itself.
+    os.execv({python!r}, [{python!r}, *sys.argv[1:]])
+connection = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+connection.connect({path!r})
+request = json.dumps({{"argv": sys.argv, "cwd": os.getcwd(), "env": dict(os.environ)}})
+socket.send_fds(connection, [request.encode()], [0, 1, 2])
+pid = json.loads(connection.recv(4096))["pid"]
+for name in ("SIGTERM", "SIGINT", "SIGHUP"):
+    signal.signal(getattr(signal, name), lambda number, frame: os.kill(pid, number))
+answer = connection.recv(4096)
+sys.exit(json.loads(answer)["returncode"] if answer else 1)
+"""
 
-def run_child(request: dict, stdout: int, stderr: int) -> None:
-    """In the forked child: become `snakemake <argv>` in cwd, and exit with its status."""
-    os.dup2(stdout, 1)
-    os.dup2(stderr, 2)
-    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-    os.chdir(request["cwd"])
-    os.environ.clear()
-    os.environ.update(request["env"])
-    sys.argv = request["argv"]
-    # Snakemake takes its run directory from the cwd when snakemake.workflow is imported.
-    snakemake.workflow.Workflow._rundir = os.getcwd()
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    code = 1
+
+def exit_status(run) -> int:
+    """Run a callable as a process's main code would: its exit status."""
     try:
-        snakemake.cli.main()
-        code = 0
+        run()
+        return 0
     except SystemExit as stop:
-        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+        return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
     except BaseException:
         import traceback
 
         traceback.print_exc()
+        return 1
+
+
+def finish(code: int) -> None:
+    try:
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
     finally:
-        try:
-            atexit._run_exitfuncs()
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:
-            os._exit(code)
+        os._exit(code)
 
 
-def serve(connection: socket.socket) -> None:
+def become(request: dict, streams: list[int]) -> None:
+    """Take the request's standard streams, cwd, environment and argv."""
+    for target, fd in enumerate(streams):
+        os.dup2(fd, target)
+        os.close(fd)
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    sys.argv = request["argv"]
+
+
+def run_job(connection: socket.socket) -> None:
+    """In the job server's child: become `python <script>`, tell the launcher its pid
+    and then its exit status, and exit with it."""
+    message, fds, _, _ = socket.recv_fds(connection, MAX_REQUEST, 3)
+    request = json.loads(message)
+    become(request, fds)
+    script = request["argv"][1]
+    # The one difference from `python <script>`: the script's own folder
+    # (.snakemake/scripts/) is not first on the module path. Nothing is imported from
+    # there; the preamble adds the scripts' folder, where the library is.
+    sys.argv = request["argv"][1:]
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    connection.send(json.dumps({"pid": os.getpid()}).encode())
+    code = exit_status(lambda: runpy.run_path(script, run_name="__main__"))
+    try:
+        atexit._run_exitfuncs()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        connection.send(json.dumps({"returncode": code}).encode())
+    finally:
+        os._exit(code)
+
+
+def serve_jobs(listener: socket.socket, parent_gone: int) -> None:
+    """The job server's loop: a child per connection, until the server's pipe closes."""
+    for name in JOB_PREIMPORTED:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children reaped by the kernel
+    while True:
+        ready, _, _ = select.select([listener, parent_gone], [], [])
+        if parent_gone in ready:
+            os._exit(0)
+        connection, _ = listener.accept()
+        if os.fork() == 0:
+            listener.close()
+            os.close(parent_gone)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            run_job(connection)
+        connection.close()
+
+
+def start_job_server(folder: str) -> str:
+    """Fork the job server; the path of its launcher."""
+    path = os.path.join(folder, "jobs.socket")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    listener.bind(path)
+    listener.listen(64)
+    parent_gone, keep = os.pipe()
+    # matplotlib keeps its font cache in its config folder: the server's own.
+    os.environ["MPLCONFIGDIR"] = os.path.join(folder, "matplotlib")
+    if os.fork() == 0:
+        os.close(keep)
+        serve_jobs(listener, parent_gone)
+    del os.environ["MPLCONFIGDIR"]
+    listener.close()
+    os.close(parent_gone)
+    launcher = os.path.join(folder, "python")
+    with open(launcher, "w", encoding="utf-8") as handle:
+        handle.write(JOB_LAUNCHER.format(python=sys.executable, path=path))
+    os.chmod(launcher, 0o700)
+    return launcher
+
+
+def run_child(request: dict, stdout: int, stderr: int, launcher: str) -> None:
+    """In the forked child: become `snakemake <argv>` in cwd, and exit with its status."""
+    become(request, [os.open(os.devnull, os.O_RDONLY), stdout, stderr])
+    # Snakemake takes its run directory from the cwd when snakemake.workflow is imported.
+    snakemake.workflow.Workflow._rundir = os.getcwd()
+    # The interpreter of the rules' scripts: the job server's launcher.
+    sys.executable = launcher
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    finish(exit_status(snakemake.cli.main))
+
+
+def serve(connection: socket.socket, launcher: str) -> None:
     """Requests and answers are packets of a SOCK_SEQPACKET pair: one message each."""
     while True:
         message, fds, _, _ = socket.recv_fds(connection, MAX_REQUEST, 2)
@@ -106,7 +237,7 @@ def serve(connection: socket.socket) -> None:
         pid = os.fork()
         if pid == 0:
             connection.close()
-            run_child(request, *fds)
+            run_child(request, *fds, launcher)
         for fd in fds:
             os.close(fd)
         connection.send(json.dumps({"pid": pid}).encode())
@@ -115,4 +246,10 @@ def serve(connection: socket.socket) -> None:
 
 
 if __name__ == "__main__":
-    serve(socket.socket(fileno=int(sys.argv[1])))
+    # Not a TemporaryDirectory: its cleanup runs at exit, and the forked children run
+    # the exit functions they inherit.
+    folder = tempfile.mkdtemp(prefix="snakemake-server-")
+    try:
+        serve(socket.socket(fileno=int(sys.argv[1])), start_job_server(folder))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -129,7 +129,9 @@ def measure(command: list[str], cwd: Path) -> tuple[float, float, str, float]:
 
     The CPU time counts every descendant that was waited for (getrusage of the
     children): on a machine other work keeps busy it is a steadier measure than the
-    wall time, which also counts the time spent waiting for a core.
+    wall time, which also counts the time spent waiting for a core. The peak is also
+    at least the command's own (its rusage when it ends): a command that ends before
+    the first sample still has one.
     """
     peak = 0
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -141,12 +143,24 @@ def measure(command: list[str], cwd: Path) -> tuple[float, float, str, float]:
     output = []
     reader = threading.Thread(target=lambda: output.append(process.stdout.read()))
     reader.start()
-    while process.poll() is None:
+    # Waited for on a thread of its own: the end is timed when it happens, not at the
+    # next sample.
+    ended = {}
+
+    def wait() -> None:
+        _, ended["status"], ended["usage"] = os.wait4(process.pid, 0)
+        ended["at"] = time.perf_counter()
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    while waiter.is_alive():
         with contextlib.suppress(psutil.NoSuchProcess):
             tree = [root, *root.children(recursive=True)]
             peak = max(peak, sum(_rss(p) for p in tree))
-        time.sleep(SAMPLE_SECONDS)
-    wall = time.perf_counter() - start
+        waiter.join(SAMPLE_SECONDS)
+    wall = ended["at"] - start
+    process.returncode = os.waitstatus_to_exitcode(ended["status"])
+    peak = max(peak, ended["usage"].ru_maxrss * 1024)  # ru_maxrss: KiB on Linux
     reader.join()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - used.ru_utime) + (after.ru_stime - used.ru_stime)
