@@ -42,7 +42,6 @@ docs/performance.md):
 """
 
 import hashlib
-import os
 import sys
 import time
 from collections import Counter
@@ -205,9 +204,7 @@ def build_leaderboard(smk, verdict: Verdict, last_update: str, log) -> Leaderboa
         for code in editions
         for key, bins in calibration.items()
     }
-    drawn = draw_missing(
-        list(requests.values()), smk.params.diagram_cache, min(4, os.cpu_count() or 1)
-    )
+    drawn = draw_missing(list(requests.values()), smk.params.diagram_cache)
     for code in editions:
         t = language(code)
         diagrams = {}

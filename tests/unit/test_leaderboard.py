@@ -15,7 +15,6 @@ from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas.ranking import ranked, tie_groups
 from ro_metrics.publishing.leaderboard_page import render_page
 from ro_metrics.publishing.reliability_diagram import (
-    PARALLEL_FROM,
     DiagramRequest,
     DiagramText,
     diagram_key,
@@ -277,19 +276,18 @@ def test_committed_page_shows_intervals_and_tie_groups():
     assert labels == [("1", "2", "1"), ("1", "2", "1"), ("3", "4", "2"), ("3", "4", "2")]
 
 
-def test_diagrams_drawn_in_parallel_are_those_drawn_one_by_one(tmp_path):
+def test_only_the_diagrams_missing_from_the_cache_are_drawn(tmp_path):
     words = DiagramText("Confidence", "Accuracy", ",")
     requests = [
         DiagramRequest(((m, m + 1, Fraction(m, 10), Fraction(1, m)),), f"s{m} · v", f"0{m}", words)
-        for m in range(1, PARALLEL_FROM + 1)
+        for m in range(1, 17)
     ]
-    parallel, alone = tmp_path / "parallel", tmp_path / "alone"
-    assert draw_missing(requests, parallel, workers=2) == PARALLEL_FROM
-    assert draw_missing(requests, parallel, workers=2) == 0  # all in the cache now
-    # Fewer than PARALLEL_FROM: drawn in this process, the same way.
-    assert draw_missing(requests[:2], tmp_path / "few", workers=2) == 2
+    cache, alone = tmp_path / "cache", tmp_path / "alone"
+    assert draw_missing(requests[:2], cache) == 2
+    assert draw_missing(requests, cache) == 14  # the first two are in the cache already
+    assert draw_missing(requests, cache) == 0
     for request in requests:
         key = diagram_key(*request)
         expected = draw(*request[:3], alone, request.words)
-        assert (parallel / f"{key}.svg").read_text("utf-8") == expected
-        assert reliability_svg(*request[:3], parallel, request.words) == expected
+        assert (cache / f"{key}.svg").read_text("utf-8") == expected
+        assert reliability_svg(*request[:3], cache, request.words) == expected

@@ -1,4 +1,4 @@
-"""The reliability diagram of one subject version, drawn with matplotlib as SVG text.
+"""The reliability diagram of one subject version, as SVG text.
 
 Confidence bins of the ECE (aggregated_metrics.md §3.4) against the soft accuracy of
 each bin, the count of every bin written above it and the diagonal of perfect
@@ -7,26 +7,30 @@ element ids salted with the subject's key (unique within a page holding several
 diagrams) and text kept as text (svg.fonttype "none"), so no font outlines depend
 on the machine's FreeType.
 
-Drawing costs ~50 ms and importing matplotlib ~0.85 s, so diagrams are kept in a
-content-addressed folder and matplotlib is imported only when one is missing: a
-rerun after one new scoring redraws one diagram (two: one per language). A full run
-draws them on the job's processes, forked once matplotlib is imported.
+The figure is matplotlib's (draw_with_matplotlib says how it is drawn), written
+without matplotlib by reliability_svg.reliability_svg_text: the same bytes in ~1 ms,
+where importing matplotlib took ~0.85 s of every job that drew one and each drawing
+~50 ms. Only a title of several lines (a newline in a subject version), whose layout
+depends on the font's metrics, is drawn by matplotlib itself. Diagrams are kept in a
+content-addressed folder: a rerun writes only the ones whose data changed.
 """
 
 import hashlib
 import io
-import multiprocessing
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
 from ro_metrics.contracts.files import write_bytes_atomic
 from ro_metrics.contracts.vocabulary import N_BINS
+from ro_metrics.publishing import reliability_svg
+from ro_metrics.publishing.reliability_svg import reliability_svg_text
 
-# Every input of the drawing is in the key: the data, the title, this module's code.
-_CODE_DIGEST = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+# Every input of the drawing is in the key: the data, the title, the code that draws.
+_CODE_DIGEST = hashlib.sha256(
+    Path(__file__).read_bytes() + Path(reliability_svg.__file__).read_bytes()
+).hexdigest()
 # A subject_version is free text; a diagram file name uses it only when it is tame.
 TAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
@@ -75,32 +79,17 @@ class DiagramRequest(NamedTuple):
     words: DiagramText
 
 
-# From this many missing diagrams on (a full run: one per subject version and language),
-# they are drawn on several processes. Such a run reaches the leaderboard job with
-# every other step done but the changes report: the cores are free. A rerun after a
-# few new scorings draws its two or four diagrams in the job's own process.
-PARALLEL_FROM = 16
-
-
-def draw_missing(requests: list[DiagramRequest], cache_dir, workers: int) -> int:
-    """Draw the diagrams the cache folder lacks into it, on up to `workers` processes
-    when there are PARALLEL_FROM of them or more; how many were drawn. A full run draws
-    one per subject version and language (~50 ms each, 200 at size L)."""
+def draw_missing(requests: list[DiagramRequest], cache_dir) -> int:
+    """Draw the diagrams the cache folder lacks into it; how many were drawn. A full run
+    draws one per subject version and language (200 at size L, ~1 ms each)."""
     cache_dir = Path(cache_dir)
     missing = {}
     for request in requests:
         key = diagram_key(*request)
         if key not in missing and not (cache_dir / f"{key}.svg").exists():
             missing[key] = request
-    if workers > 1 and len(missing) >= PARALLEL_FROM:
-        # Imported before the fork: each worker starts with matplotlib loaded.
-        _import_matplotlib(cache_dir)
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            drawn = list(pool.map(_draw_request, missing.values(), [cache_dir] * len(missing)))
-    else:
-        drawn = [_draw_request(request, cache_dir) for request in missing.values()]
-    for key, svg in zip(missing, drawn, strict=True):
+    for key, request in missing.items():
+        svg = _draw_request(request, cache_dir)
         write_bytes_atomic(cache_dir / f"{key}.svg", svg.encode("utf-8"))
     return len(missing)
 
@@ -123,13 +112,21 @@ def _import_matplotlib(cache_dir):
     import matplotlib
 
     matplotlib.use("svg")
-    # Half of the import's cost (~0.5 s), and then in every worker's memory already.
     import matplotlib.figure
 
     return matplotlib
 
 
 def draw(bins, title: str, salt: str, cache_dir, words: DiagramText) -> str:
+    """The diagram's SVG text: written directly, or by matplotlib for a title of
+    several lines (module docstring)."""
+    if "\n" in title:
+        return draw_with_matplotlib(bins, title, salt, cache_dir, words)
+    return reliability_svg_text(bins, title, salt, words)
+
+
+def draw_with_matplotlib(bins, title: str, salt: str, cache_dir, words: DiagramText) -> str:
+    """The diagram as matplotlib draws it; reliability_svg writes the same bytes."""
     matplotlib = _import_matplotlib(cache_dir)
     Figure = matplotlib.figure.Figure
 
