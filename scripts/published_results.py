@@ -262,7 +262,6 @@ def report_changes(smk, verdict: Verdict, newest: str, log) -> ChangesReport:
     """Part 2 (module docstring): changes.csv, changes.md and the pages' section (newest:
     the newest scoring's timestamp). Logs its own wall and CPU seconds (the bench's
     changes_step reads them)."""
-    # Run after part 1 or in a process of its own: the diagrams' cycles are not here.
     without_cycle_collector()
     started, cpu_started = time.perf_counter(), time.process_time()
     current_date = smk.params.snapshot_date or newest[:10]
@@ -343,7 +342,8 @@ def publish(
 
 
 def main(smk) -> None:
-    # The cyclic collector stays on: the diagrams make cyclic objects by the thousand.
+    # The diagrams are text (reliability_svg): no figure's cycles to collect.
+    without_cycle_collector()
     log = step_logger("publish", smk.log[0])
     verdict = read_verdict(smk.input.verdict)
     newest = read_per_run_summary(smk.input.per_run_summary).newest_scoring_utc

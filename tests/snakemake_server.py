@@ -22,7 +22,7 @@ Snakemake collects its plugins when snakemake.cli is imported.
 The jobs of a forked run are forked too. A rule's script is a process of its own,
 `python <script>` (Snakemake's `sys.executable`, through the shell): ~0.2 s of imports
 before its first line (the script preamble's unpickling imports snakemake.io and
-snakemake.logging; then pandas, matplotlib where a step draws), ~10 jobs a run. So this
+snakemake.logging; then pandas for the changes report), ~10 jobs a run. So this
 server also forks a job server, which listens on a Unix socket and forks a child for
 each job; the forked Snakemake's `sys.executable` is a small launcher (JOB_LAUNCHER)
 that hands the job's argv, cwd, environment and standard streams to it, forwards
@@ -76,15 +76,14 @@ PREIMPORTED = [
 ]
 # What the rules' scripts import before their first line or on their way: the script
 # preamble (snakemake.io, snakemake.iocontainers, snakemake.logging), then the
-# library's third-party imports (pandas for the changes report, matplotlib for the
-# diagrams). Imported by the job server only.
+# library's third-party imports (pandas for the changes report). Imported by the job
+# server only.
 JOB_PREIMPORTED = [
     "snakemake.io",
     "snakemake.iocontainers",
     "snakemake.logging",
     "snakemake.shell",
     "pandas",
-    "matplotlib.figure",
     "concurrent.futures.process",
     "difflib",
     "unicodedata",
@@ -199,12 +198,9 @@ def start_job_server(folder: str) -> str:
     listener.bind(path)
     listener.listen(64)
     parent_gone, keep = os.pipe()
-    # matplotlib keeps its font cache in its config folder: the server's own.
-    os.environ["MPLCONFIGDIR"] = os.path.join(folder, "matplotlib")
     if os.fork() == 0:
         os.close(keep)
         serve_jobs(listener, parent_gone)
-    del os.environ["MPLCONFIGDIR"]
     listener.close()
     os.close(parent_gone)
     launcher = os.path.join(folder, "python")

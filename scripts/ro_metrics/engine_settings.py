@@ -4,6 +4,8 @@ Layer-free: it imports nothing of the package (workflow/rules/common.smk applies
 while the workflow is parsed).
 """
 
+import sys
+
 
 def hash_params_without_pandas(persistence_class) -> bool:
     """Compare params with Snakemake's builtin serializer, without importing pandas;
@@ -23,4 +25,40 @@ def hash_params_without_pandas(persistence_class) -> bool:
     ):
         return False
     persistence_class._serialize_param = property(lambda self: self._serialize_param_builtin)
+    return True
+
+
+# The modules Snakemake's script preamble looks for among a job's params.
+_PARAM_LIBRARIES = ("pandas", "numpy", "polars")
+
+
+def store_script_params_without_importing(snakemake_class) -> bool:
+    """Write a script job's params without importing pandas, numpy or polars; True if
+    applied.
+
+    For the preamble of every script job, Snakemake stores the job's params through
+    Snakemake._safely_store_params, which imports pandas, numpy and polars to convert
+    any DataFrame, Series or array among them: in the main process, on the first
+    script job of every run, ~0.5 s (pandas) before that job can start. A param can
+    only be one of those objects if its library is imported already, so a library
+    not imported yet is reported missing to that method (as when it is not installed)
+    and its conversion, which could not apply, is skipped: the stored params are the
+    same. Applied only if Snakemake still has that method (pinned 9.27).
+    """
+    original = getattr(snakemake_class, "_safely_store_params", None)
+    if not callable(original):
+        return False
+
+    def store_params(self, params):
+        missing = [name for name in _PARAM_LIBRARIES if name not in sys.modules]
+        for name in missing:
+            sys.modules[name] = None  # `import name` raises ModuleNotFoundError
+        try:
+            return original(self, params)
+        finally:
+            for name in missing:
+                if sys.modules.get(name) is None:
+                    del sys.modules[name]
+
+    snakemake_class._safely_store_params = store_params
     return True

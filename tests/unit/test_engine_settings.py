@@ -3,7 +3,10 @@
 import subprocess
 import sys
 
-from ro_metrics.engine_settings import hash_params_without_pandas
+from ro_metrics.engine_settings import (
+    hash_params_without_pandas,
+    store_script_params_without_importing,
+)
 from support import REPO
 
 CHECK = """
@@ -43,3 +46,56 @@ def test_nothing_is_changed_in_a_snakemake_without_the_two_serializers():
 
     assert not hash_params_without_pandas(Other)
     assert Other._serialize_param is None
+
+
+SCRIPT_PARAMS = """
+import pickle, sys
+from snakemake.iocontainers import InputFiles, Log, OutputFiles, Params, Wildcards
+from snakemake.iocontainers import Snakemake
+from ro_metrics.engine_settings import store_script_params_without_importing
+if sys.argv[1] == "applied":
+    assert store_script_params_without_importing(Snakemake)
+params = Params(fromdict={"alpha": 0.5, "site": "/s", "paths": {"a": "b"}, "n": [1, 2]})
+job = Snakemake(
+    InputFiles(["in"]), OutputFiles(["out"]), params, Wildcards(), 1, {"mem_mb": 1}, Log(),
+    {"k": 1}, "rule", None, "/scripts",
+)
+print(pickle.dumps(job, protocol=4).hex(), "pandas" in sys.modules)
+"""
+
+
+def script_params(mode: str) -> tuple[str, str]:
+    completed = subprocess.run(
+        [sys.executable, "-c", SCRIPT_PARAMS, mode],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(REPO / "scripts")},
+    )
+    pickled, imported = completed.stdout.split()
+    return pickled, imported
+
+
+def test_a_script_jobs_params_are_stored_as_before_without_importing_pandas():
+    shipped, applied = script_params("as-shipped"), script_params("applied")
+    assert shipped[1] == "True"  # Snakemake's own method imports pandas
+    assert applied == (shipped[0], "False")  # the same bytes for the script, no pandas
+
+
+def test_a_loaded_library_is_still_used_and_a_missing_method_changes_nothing():
+    import pandas  # noqa: F401 - loaded, as for a job whose params could hold a DataFrame
+
+    class Job:
+        def _safely_store_params(self, params):
+            import pandas as loaded  # what the original does
+
+            return loaded.__name__
+
+    assert store_script_params_without_importing(Job)
+    assert Job()._safely_store_params([]) == "pandas"
+    assert sys.modules["pandas"] is not None
+
+    class Other:
+        pass
+
+    assert not store_script_params_without_importing(Other)

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
+from snakemake.iocontainers import Snakemake as ScriptObject
 from snakemake.persistence import PersistenceBase
 from snakemake.utils import validate
 
@@ -14,7 +15,10 @@ from snakemake.utils import validate
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
 from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
-from ro_metrics.engine_settings import hash_params_without_pandas
+from ro_metrics.engine_settings import (
+    hash_params_without_pandas,
+    store_script_params_without_importing,
+)
 from ro_metrics.module_graph import CodeGraph
 from ro_metrics.publishing.snapshot import snapshot_dates
 from ro_metrics.publishing.site_files import drop_outdated_manifests
@@ -135,8 +139,10 @@ if config["changes_since"]:
         )
 
 
-# Snakemake's params check without its pandas import (ro_metrics/engine_settings.py).
+# Snakemake's params check and its script jobs' params without importing pandas
+# (ro_metrics/engine_settings.py).
 hash_params_without_pandas(PersistenceBase)
+store_script_params_without_importing(ScriptObject)
 
 
 def shorten_rate_limiter_timer(settings):

@@ -21,8 +21,8 @@ def without_cycle_collector() -> None:
     walk the growing heap again and again (a full pass visits every live container).
     At size L that was 1.7 s of the per-run step's 3 s and 1 s of the cross-check's
     (docs/performance.md). The process ends with its step, which frees whatever cycle a
-    library leaves. Not for a step that makes cyclic objects by the thousand (figures:
-    the leaderboard step keeps the collector).
+    library leaves. Not for a step that makes cyclic objects by the thousand (a
+    plotting library's figures).
     """
     gc.disable()
 
