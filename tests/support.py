@@ -139,8 +139,9 @@ def run_workflow(workdir: Path, *args: str, plugins: Path | None = None, **confi
     put on its path (PYTHONPATH) for this run.
 
     Forked from this test process's Snakemake server (snakemake_server.py says what it
-    is: `snakemake` on the command line, less ~1 s of imports per run); a run with
-    plugins starts the command line itself (Snakemake collects plugins at import)."""
+    is: `snakemake` on the command line, less ~1 s of imports per run, its jobs forked
+    from a job server too); a run with plugins starts the command line itself
+    (Snakemake collects plugins at import)."""
     command = [SNAKEMAKE, "--cores", "4", *args]
     if config:
         command += ["--config", *(f"{key}={value}" for key, value in config.items())]
