@@ -22,15 +22,20 @@ print(texts, "pandas" in sys.modules)
 """
 
 
-def serialized(mode: str) -> str:
+def printed(code: str, mode: str) -> str:
+    """What the code prints in a fresh interpreter (mode: applied or as-shipped)."""
     completed = subprocess.run(
-        [sys.executable, "-c", CHECK, mode],
+        [sys.executable, "-c", code, mode],
         capture_output=True,
         text=True,
         check=True,
         env={"PYTHONPATH": str(REPO / "scripts")},
     )
     return completed.stdout.strip()
+
+
+def serialized(mode: str) -> str:
+    return printed(CHECK, mode)
 
 
 def test_params_are_serialized_as_before_without_importing_pandas():
@@ -65,14 +70,7 @@ print(pickle.dumps(job, protocol=4).hex(), "pandas" in sys.modules)
 
 
 def script_params(mode: str) -> tuple[str, str]:
-    completed = subprocess.run(
-        [sys.executable, "-c", SCRIPT_PARAMS, mode],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"PYTHONPATH": str(REPO / "scripts")},
-    )
-    pickled, imported = completed.stdout.split()
+    pickled, imported = printed(SCRIPT_PARAMS, mode).split()
     return pickled, imported
 
 
