@@ -417,8 +417,13 @@ def chromium(tmp: Path, *args: str, timeout: int = CHROMIUM_TIMEOUT) -> bytes:
     """Run headless Chromium with a fresh profile; its stdout. Killed (whole group) on timeout."""
     profile = tempfile.mkdtemp(prefix="chromium-profile-", dir=tmp)
     command = [str(CHROMIUM), *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args]
+    scratch = _chromium_scratch()
     with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        env={**os.environ, "TMPDIR": scratch},
     ) as process:
         try:
             out, err = process.communicate(timeout=timeout)
@@ -426,8 +431,18 @@ def chromium(tmp: Path, *args: str, timeout: int = CHROMIUM_TIMEOUT) -> bytes:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
             raise AssertionError(f"chromium took more than {timeout} s: {args}") from None
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
     assert process.returncode == 0, err.decode("utf-8", "replace")[-3000:]
     return out
+
+
+def _chromium_scratch() -> str:
+    """A folder for Chromium's TMPDIR, removed by the caller once Chromium ended: Chromium
+    makes its scratch folders there (org.chromium.Chromium.*) and leaves them behind
+    when killed. Under the system's temporary folder, not a test's: the path of the
+    singleton socket Chromium puts in it must stay within a Unix socket's 108 bytes."""
+    return tempfile.mkdtemp(prefix="chromium-tmp-")
 
 
 def _moved_up(fd: int) -> int:
@@ -451,6 +466,7 @@ class Browser:
 
     def __init__(self, tmp: Path):
         profile = tempfile.mkdtemp(prefix="chromium-profile-", dir=tmp)
+        self._scratch = _chromium_scratch()
         commands_read, self._commands = os.pipe()
         self._answers, answers_write = os.pipe()
         # Chromium's ends moved to fds of 10 and up, so that neither is 3 or 4 itself;
@@ -464,6 +480,7 @@ class Browser:
             stderr=subprocess.DEVNULL,
             pass_fds=(commands_read, answers_write),
             start_new_session=True,
+            env={**os.environ, "TMPDIR": self._scratch},
         )  # fmt: skip
         os.close(commands_read)
         os.close(answers_write)
@@ -478,6 +495,7 @@ class Browser:
         self.process.wait()
         os.close(self._commands)
         os.close(self._answers)
+        shutil.rmtree(self._scratch, ignore_errors=True)
 
     def _message(self) -> dict:
         while b"\0" not in self._buffer:
