@@ -261,8 +261,8 @@ def current_results(smk, verdict: Verdict) -> PublishedResults:
 def report_changes(smk, verdict: Verdict, newest: str, log) -> ChangesReport:
     """Part 2 (module docstring): changes.csv, changes.md and the pages' section (newest:
     the newest scoring's timestamp). Logs its own wall and CPU seconds (the bench's
-    changes_step reads them)."""
-    without_cycle_collector()
+    changes_step reads them). Runs without the cyclic collector, as main() turned it off
+    (a forked process keeps that)."""
     started, cpu_started = time.perf_counter(), time.process_time()
     current_date = smk.params.snapshot_date or newest[:10]
     since = smk.params.changes_since

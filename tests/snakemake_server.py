@@ -26,7 +26,7 @@ snakemake.logging; then pandas for the changes report), ~10 jobs a run. So this
 server also forks a job server, which listens on a Unix socket and forks a child for
 each job; the forked Snakemake's `sys.executable` is a small launcher (JOB_LAUNCHER)
 that hands the job's argv, cwd, environment and standard streams to it, forwards
-SIGTERM and SIGINT, and exits with the job's status (anything but a script, such as
+SIGTERM, SIGINT and SIGHUP, and exits with the job's status (anything but a script, such as
 a cluster executor's `python -m snakemake`, it hands to the interpreter itself). The
 child is what `python <script>` is after its imports: the script run as __main__ with
 its argv, its exit status that of SystemExit or 1 on an uncaught exception (with its
@@ -84,7 +84,6 @@ JOB_PREIMPORTED = [
     "snakemake.logging",
     "snakemake.shell",
     "pandas",
-    "concurrent.futures.process",
     "difflib",
     "unicodedata",
 ]
@@ -129,11 +128,15 @@ def exit_status(run) -> int:
         return 1
 
 
-def finish(code: int) -> None:
+def finish(code: int, tell=None) -> None:
+    """End a forked child as the process would end: its exit functions, its streams
+    flushed, then `tell(code)` if given (the job's answer to its launcher)."""
     try:
         atexit._run_exitfuncs()
         sys.stdout.flush()
         sys.stderr.flush()
+        if tell is not None:
+            tell(code)
     finally:
         os._exit(code)
 
@@ -163,13 +166,7 @@ def run_job(connection: socket.socket) -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     connection.send(json.dumps({"pid": os.getpid()}).encode())
     code = exit_status(lambda: runpy.run_path(script, run_name="__main__"))
-    try:
-        atexit._run_exitfuncs()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        connection.send(json.dumps({"returncode": code}).encode())
-    finally:
-        os._exit(code)
+    finish(code, lambda code: connection.send(json.dumps({"returncode": code}).encode()))
 
 
 def serve_jobs(listener: socket.socket, parent_gone: int) -> None:
