@@ -78,7 +78,9 @@ def main(smk) -> None:
             for p in published.runs
         ]
         runs = [
-            VersionRun(p, row, [evidence(fail.justification, p.answer) for fail in p.scoring.fails])
+            VersionRun.of(
+                p, row, [evidence(fail.justification, p.answer) for fail in p.scoring.fails]
+            )
             for p, row in zip(published.runs, rows, strict=True)
         ]
         return rows, runs

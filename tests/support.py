@@ -732,7 +732,7 @@ def version_run(subject_version: str, text: str) -> VersionRun:
     published = published_run(subject_version, text)
     row = per_run_row(published.run, SITE_GOLD, "FOUL")
     found = evidence(published.scoring.fails[0].justification, published.answer)
-    return VersionRun(published, row, [found])
+    return VersionRun.of(published, row, [found])
 
 
 def site_pages(subject_version: str, text: str, summary: list, t: Language):

@@ -92,7 +92,7 @@ def write_json_with_digest(path, document) -> str:
     """write_json (compact), and the SHA-256 of the bytes written, so that a reader can
     check it reads what was written (read_json_with_digest)."""
     content = json_bytes(document) + b"\n"
-    write_bytes_atomic(path, content)
+    write_bytes_atomic(path, content, durable=False)
     return hashlib.sha256(content).hexdigest()
 
 

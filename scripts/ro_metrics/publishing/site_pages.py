@@ -41,6 +41,8 @@ or any field the schemas do not name (records.PublishedRun carries none of them)
 """
 
 import hashlib
+import string
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ro_metrics.contracts.records import CasePart, PublicGold, PublishedRun, VersionParts
@@ -153,21 +155,90 @@ table.runs td.text { white-space: normal; min-width: 14rem; }
 )
 
 
-class VersionRun(NamedTuple):
-    """One run as its subject-version page shows it (built by the pages job)."""
-
-    published: PublishedRun
-    row: list  # its per-run row (tables.PER_RUN_COLUMNS)
-    evidence: list[Evidence]  # of each of its fails, in the scoring's order
-
-
 _AT = {name: index for index, name in enumerate(PER_RUN_COLUMNS)}
 _RAW, _CLIPPED = _AT["raw_score"], _AT["clipped_score"]
+_FLOOR, _CEILING = _AT["rubric_floor"], _AT["rubric_ceiling"]
 _CLASSIFICATION, _CRITICAL = _AT["classification"], _AT["has_critical_fail"]
+_CONFIDENCE, _CORRECTNESS = _AT["reported_confidence"], _AT["correctness"]
 
 
 def _value(row: list, name: str):
     return row[_AT[name]]
+
+
+class RunTexts(NamedTuple):
+    """A run's own words as every edition shows them, escaped once: they appear on its
+    version's page and in its case's rows, in each edition."""
+
+    anchor: str  # the id of its article (site_files.run_anchor)
+    run_id: str
+    reviewer: str
+    justifications: list[str]  # of its six criterion scores, in the order of CRITERIA
+    scoring_timestamp: str
+    main_hypothesis: str
+    answer_timestamp: str
+    track: str
+    served_model: str  # "" when the response names none
+
+
+class VersionRun(NamedTuple):
+    """One run as its subject-version page shows it (made by VersionRun.of)."""
+
+    published: PublishedRun
+    row: list  # its per-run row (tables.PER_RUN_COLUMNS)
+    evidence: list[Evidence]  # of each of its fails, in the scoring's order
+    texts: RunTexts
+
+    @classmethod
+    def of(cls, published: PublishedRun, row: list, evidence: list[Evidence]) -> "VersionRun":
+        run, answer = published.run, published.answer
+        texts = RunTexts(
+            text(run_anchor(run.case_id, run.run_id)),
+            text(run.run_id),
+            text(run.reviewer_id),
+            [text(justification) for justification in published.scoring.justifications],
+            text(row[_AT["scoring_timestamp_utc"]]),
+            text(answer.main_hypothesis),
+            text(answer.timestamp_utc),
+            text(answer.track),
+            text(answer.served_model),
+        )
+        return cls(published, row, evidence, texts)
+
+
+def compiled_template(template: str, *fields: str) -> Callable[..., str]:
+    """template.format(**values) as a function of the given fields (its parameters, in
+    that order), compiled once to an f-string, the way dataclasses builds its methods.
+
+    str.format parses its template on every call, and a partition's job fills ~10^5 run
+    articles and case rows; compiled, each costs one string build (docs/performance.md,
+    issue 11). A template here is markup around labels, and a label is itself a format
+    template (translations.py: its literal braces doubled, its fields the values the
+    code fills in), so a label is placed in it as it is. Every field of the template
+    must be one of `fields`, without a format spec or conversion.
+    """
+    pieces = []
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        if literal:
+            pieces.append("f" + repr(literal.replace("{", "{{").replace("}", "}}")))
+        if field is not None:
+            if field not in fields or spec or conversion:
+                raise ValueError(f"template field {field!r} is not one of {fields}: {template!r}")
+            pieces.append(f"f'{{{field}}}'")
+    source = f"def fill({', '.join(fields)}):\n    return {' '.join(pieces) or repr('')}\n"
+    namespace: dict = {}
+    # The source is made of the labels' files and this module's markup, which are code;
+    # the corpus' texts are only ever values given to the compiled function.
+    exec(source, {}, namespace)  # noqa: S102
+    return namespace["fill"]
+
+
+def _label_field(template: str, field: str, replacement: str) -> str:
+    """A label template with its one field `field` replaced by more template text."""
+    parts = template.split(f"{{{field}}}")
+    if len(parts) != 2:
+        raise ValueError(f"label {template!r}: field {field!r} expected once")
+    return replacement.join(parts)
 
 
 def _root(page: str) -> str:
@@ -238,129 +309,220 @@ def gold_facts(case_id: str, gold: PublicGold, t: Language) -> str:
     )
 
 
-def _answer_html(published: PublishedRun, t: Language) -> str:
-    answer = published.answer
-    signals = "".join(f"<li>{text(signal)}</li>" for signal in answer.key_signals)
-    why_plausible, why_discardable = t("site_why_plausible"), t("site_why_discardable")
-    alternatives = "".join(
-        '<li class="alternative">'
-        f"<p>{text(hypothesis)}</p>"
-        f'<p><span class="label">{why_plausible}</span> {text(plausible)}</p>'
-        f'<p><span class="label">{why_discardable}</span> {text(discardable)}</p></li>'
-        for hypothesis, plausible, discardable in answer.alternatives
+_SCORES = tuple(f"score_{i}" for i in range(len(CRITERIA)))
+_JUSTIFICATIONS = tuple(f"justification_{i}" for i in range(len(CRITERIA)))
+
+
+class _RunMarkup:
+    """One edition's markup of a run, its article on the version page and its row on
+    the case page, as templates of the edition's labels compiled once
+    (compiled_template; _run_markup keeps one per edition)."""
+
+    def __init__(self, t: Language):
+        label = t.labels
+        self.t = t
+        self.badges = {
+            (name, critical): classification_badge(name, t, critical)
+            for name in LETTER_CSS
+            for critical in (False, True)
+        }
+        self.marks = {
+            (name, critical): letter_mark(name, t, critical)
+            for name in LETTER_CSS
+            for critical in (False, True)
+        }
+        self.brief_marks = {
+            (name, critical): letter_mark(name, t, critical, brief=True)
+            for name in LETTER_CSS
+            for critical in (False, True)
+        }
+        self.article = compiled_template(
+            '<article class="run" id="{anchor}"><h3>{run_id} {badge}</h3>'
+            f'<p class="scores">{label["site_run_scores"]}</p>'
+            '<div class="run-grid">{answer}{scoring}</div></article>',
+            *("anchor", "run_id", "badge", "answer", "scoring"),
+            *("raw", "clipped", "floor", "ceiling", "confidence", "correctness"),
+        )
+        criteria_rows = "".join(
+            f'<tr><td>{label[f"criterion_{name}"]}</td><td class="num">{{{score}}}</td>'
+            f"<td>{{{justification}}}</td></tr>"
+            for name, score, justification in zip(CRITERIA, _SCORES, _JUSTIFICATIONS, strict=True)
+        )
+        self.scoring = compiled_template(
+            f'<div class="scoring"><h4>{label["site_scoring_heading"]}</h4>'
+            '<div class="table-wrap"><table class="criteria"><thead><tr>'
+            f"<th>{label['site_col_criterion']}</th>"
+            f'<th class="num">{label["site_col_score"]}</th>'
+            f"<th>{label['site_col_justification']}</th></tr></thead>"
+            f"<tbody>{criteria_rows}</tbody></table></div>"
+            f'{{fails}}<p class="meta">{label["site_scored"]}</p></div>',
+            *("reviewer", *_SCORES, *_JUSTIFICATIONS, "fails", "timestamp", "correctness"),
+        )
+        # When the answer was given, on which track, by which served model (if it says).
+        answered = f'<p class="meta">{label["site_answered"]}{{served}}</p>'
+        self.served_model = compiled_template(label["site_served_model"], "model")
+        self.answer = compiled_template(
+            f'<div class="answer"><h4>{label["site_answer"]}</h4><dl>'
+            f"<dt>{label['criterion_main_hypothesis']}</dt><dd>{{main_hypothesis}}</dd>"
+            f"<dt>{label['site_confidence']}</dt><dd>{{confidence}} / 100</dd>"
+            f"<dt>{label['criterion_key_signals']}</dt><dd><ol>{{signals}}</ol></dd>"
+            f"<dt>{label['criterion_alternatives']}</dt><dd><ol>{{alternatives}}</ol></dd>"
+            f"<dt>{label['criterion_requested_data']}</dt><dd>{{requested_data}}</dd>"
+            f"<dt>{label['criterion_recommended_action']}</dt>"
+            "<dd>{recommended_action}</dd>"
+            f"<dt>{label['criterion_decision_change_condition']}</dt>"
+            f"<dd>{{decision_change_condition}}</dd></dl>{answered}</div>",
+            *("main_hypothesis", "confidence", "signals", "alternatives", "requested_data"),
+            *("recommended_action", "decision_change_condition", "timestamp", "track"),
+            "served",
+        )
+        self.alternative = compiled_template(
+            '<li class="alternative"><p>{hypothesis}</p>'
+            f'<p><span class="label">{label["site_why_plausible"]}</span> {{plausible}}</p>'
+            f'<p><span class="label">{label["site_why_discardable"]}</span> {{discardable}}</p>'
+            "</li>",
+            *("hypothesis", "plausible", "discardable"),
+        )
+        # An edition that does not print the answers links to the run's article on the
+        # page that does (answer_link: that page, escaped, relative to this one).
+        link = (
+            f'<a href="{{answer_link}}#{{anchor}}" hreflang="{ENGLISH}">'
+            f"{label['site_linked_answer_link']}</a>"
+        )
+        self.linked_answer = compiled_template(
+            f'<div class="answer linked"><h4>{label["site_answer"]}</h4><dl>'
+            f"<dt>{label['site_confidence']}</dt><dd>{{confidence}} / 100</dd></dl>"
+            f"<p>{_label_field(label['site_linked_answer'], 'link', link)}</p>{answered}</div>",
+            *("answer_link", "anchor", "confidence", "timestamp", "track", "served"),
+        )
+        if prints_answers(t.code):
+            answer_label = f">{label['site_full_answer']}</a>"
+        else:  # the link's own text as wide as in the default edition, where it leads below
+            answer_label = (
+                f' hreflang="{ENGLISH}">{label["site_full_answer"]}</a>'
+                f'<span class="ci">{label["site_linked_full_answer"]}</span>'
+            )
+        # No data-value: the sorting script sorts these cells by their text (85,500 rows
+        # at size L, read again by every rebuild of the case pages).
+        self.case_row = compiled_template(
+            '<tr>{name_cell}<td class="run">{run_id}'
+            f'<span class="ci">{label["reviewer_id"]}</span></td>'
+            '<td>{badge}</td><td class="num">{raw}</td><td class="num">{clipped}</td>'
+            + "".join(f'<td class="num">{{{score}}}</td>' for score in _SCORES)
+            + '<td class="num">{confidence}</td><td class="text">{main_hypothesis}</td>'
+            '<td class="answer-link"><a href="{answer_link}#{anchor}"'
+            f"{answer_label}</td></tr>",
+            *("name_cell", "run_id", "reviewer", "badge", "raw", "clipped", *_SCORES),
+            *("confidence", "main_hypothesis", "answer_link", "anchor"),
+        )
+
+
+_RUN_MARKUP: dict[int, tuple[Language, _RunMarkup]] = {}
+
+
+def _run_markup(t: Language) -> _RunMarkup:
+    """The edition's _RunMarkup, made for its first page (kept per Language object)."""
+    kept = _RUN_MARKUP.get(id(t))
+    if kept is None or kept[0] is not t:
+        kept = _RUN_MARKUP[id(t)] = (t, _RunMarkup(t))
+    return kept[1]
+
+
+def _served(texts: RunTexts, markup: _RunMarkup) -> str:
+    model = texts.served_model
+    return markup.served_model(model) if model else ""
+
+
+def _answer_html(entry: VersionRun, markup: _RunMarkup) -> str:
+    answer, texts, alternative = entry.published.answer, entry.texts, markup.alternative
+    return markup.answer(
+        main_hypothesis=texts.main_hypothesis,
+        confidence=answer.confidence,
+        signals="".join([f"<li>{text(signal)}</li>" for signal in answer.key_signals]),
+        alternatives="".join(
+            [
+                alternative(text(hypothesis), text(plausible), text(discardable))
+                for hypothesis, plausible, discardable in answer.alternatives
+            ]
+        ),
+        requested_data=text(answer.requested_data),
+        recommended_action=text(answer.recommended_action),
+        decision_change_condition=text(answer.decision_change_condition),
+        timestamp=texts.answer_timestamp,
+        track=texts.track,
+        served=_served(texts, markup),
     )
-    return (
-        f'<div class="answer"><h4>{t("site_answer")}</h4><dl>'
-        f"<dt>{t('criterion_main_hypothesis')}</dt><dd>{text(answer.main_hypothesis)}</dd>"
-        f"<dt>{t('site_confidence')}</dt><dd>{answer.confidence} / 100</dd>"
-        f"<dt>{t('criterion_key_signals')}</dt><dd><ol>{signals}</ol></dd>"
-        f"<dt>{t('criterion_alternatives')}</dt><dd><ol>{alternatives}</ol></dd>"
-        f"<dt>{t('criterion_requested_data')}</dt><dd>{text(answer.requested_data)}</dd>"
-        f"<dt>{t('criterion_recommended_action')}</dt>"
-        f"<dd>{text(answer.recommended_action)}</dd>"
-        f"<dt>{t('criterion_decision_change_condition')}</dt>"
-        f"<dd>{text(answer.decision_change_condition)}</dd>"
-        f"</dl>{_answer_meta(answer, t)}</div>"
-    )
 
 
-def _answer_meta(answer, t: Language) -> str:
-    """When an answer was given, on which track, by which served model (if it says)."""
-    served = t("site_served_model", model=text(answer.served_model)) if answer.served_model else ""
-    answered = t("site_answered", timestamp=text(answer.timestamp_utc), track=text(answer.track))
-    return f'<p class="meta">{answered}{served}</p>'
-
-
-def _linked_answer_html(published: PublishedRun, answer_link: str, t: Language) -> str:
+def _linked_answer_html(entry: VersionRun, answer_link: str, markup: _RunMarkup) -> str:
     """A run's answer on a version page of an edition that does not print the answers'
     texts (site_files.prints_answers): its confidence, when it was given, and a link to
     the run's article on the page that prints its text, as written (answer_link: that
     page, escaped, relative to this one; site_files.answer_page)."""
-    answer, run = published.answer, published.run
-    link = (
-        f'<a href="{answer_link}#{text(run_anchor(run.case_id, run.run_id))}" '
-        f'hreflang="{ENGLISH}">{t("site_linked_answer_link")}</a>'
-    )
-    return (
-        f'<div class="answer linked"><h4>{t("site_answer")}</h4><dl>'
-        f"<dt>{t('site_confidence')}</dt><dd>{answer.confidence} / 100</dd></dl>"
-        f"<p>{t('site_linked_answer', link=link)}</p>"
-        f"{_answer_meta(answer, t)}</div>"
+    texts = entry.texts
+    return markup.linked_answer(
+        answer_link=answer_link,
+        anchor=texts.anchor,
+        confidence=entry.published.answer.confidence,
+        timestamp=texts.answer_timestamp,
+        track=texts.track,
+        served=_served(texts, markup),
     )
 
 
-def _scoring_html(entry: VersionRun, t: Language) -> str:
-    published, row = entry.published, entry.row
-    criteria = "".join(
-        f'<tr><td>{t(f"criterion_{name}")}</td><td class="num">{score}</td>'
-        f"<td>{text(justification)}</td></tr>"
-        for name, score, justification in zip(
-            CRITERIA, published.run.criterion_scores, published.scoring.justifications, strict=True
+def _fails_html(entry: VersionRun, t: Language) -> str:
+    items = []
+    for fail, found in zip(entry.published.scoring.fails, entry.evidence, strict=True):
+        shown = {
+            "match": found.match,
+            "quote": found.quote,
+            "response_field": found.response_field,
+            "reviewer_justification": fail.justification,
+        }
+        severity = (
+            f'<span class="severity {text(fail.severity)}">{t(f"severity_{fail.severity}")}</span>'
         )
-    )
-    fails = ""
-    if published.scoring.fails:
-        items = []
-        for fail, found in zip(published.scoring.fails, entry.evidence, strict=True):
-            shown = {
-                "match": found.match,
-                "quote": found.quote,
-                "response_field": found.response_field,
-                "reviewer_justification": fail.justification,
-            }
-            severity = (
-                f'<span class="severity {text(fail.severity)}">'
-                f"{t(f'severity_{fail.severity}')}</span>"
-            )
-            line = t(
-                "site_run_fail",
-                severity=severity,
-                fail_type=t(f"fail_type_{fail.fail_type}"),
-                evidence=evidence_html(shown, t, long=found.match != "none"),
-            )
-            items.append(f"<li>{line}</li>")
-        fails = f'<h4>{t("site_fails_heading")}</h4><ul class="run-fails">{"".join(items)}</ul>'
-    scored = t(
-        "site_scored",
-        timestamp=text(_value(row, "scoring_timestamp_utc")),
-        correctness=number(_value(row, "correctness"), t),
-    )
-    return (
-        f'<div class="scoring"><h4>'
-        f"{t('site_scoring_heading', reviewer=text(published.run.reviewer_id))}</h4>"
-        f'<div class="table-wrap"><table class="criteria"><thead><tr>'
-        f"<th>{t('site_col_criterion')}</th>"
-        f'<th class="num">{t("site_col_score")}</th><th>{t("site_col_justification")}</th>'
-        "</tr></thead>"
-        f'<tbody>{criteria}</tbody></table></div>{fails}<p class="meta">{scored}</p></div>'
-    )
+        line = t(
+            "site_run_fail",
+            severity=severity,
+            fail_type=t(f"fail_type_{fail.fail_type}"),
+            evidence=evidence_html(shown, t, long=found.match != "none"),
+        )
+        items.append(f"<li>{line}</li>")
+    return f'<h4>{t("site_fails_heading")}</h4><ul class="run-fails">{"".join(items)}</ul>'
 
 
-def _run_article(entry: VersionRun, answer_link: str | None, t: Language) -> str:
+def _run_article(entry: VersionRun, answer_link: str | None, markup: _RunMarkup) -> str:
     """A run's article on its version's page; answer_link: None on a page that prints
     the answer's text, else the page that does (escaped, relative to this one)."""
-    run, row = entry.published.run, entry.row
-    critical = _value(row, "has_critical_fail")
-    scores = t(
-        "site_run_scores",
-        raw=_value(row, "raw_score"),
-        clipped=_value(row, "clipped_score"),
-        floor=_value(row, "rubric_floor"),
-        ceiling=_value(row, "rubric_ceiling"),
-        confidence=_value(row, "reported_confidence"),
-        correctness=number(_value(row, "correctness"), t),
-    )
+    t, row, texts = markup.t, entry.row, entry.texts
+    correctness = number(row[_CORRECTNESS], t)
     if answer_link is None:
-        answer = _answer_html(entry.published, t)
+        answer = _answer_html(entry, markup)
     else:
-        answer = _linked_answer_html(entry.published, answer_link, t)
-    return (
-        f'<article class="run" id="{text(run_anchor(run.case_id, run.run_id))}">'
-        f"<h3>{text(run.run_id)} "
-        f"{classification_badge(_value(row, 'classification'), t, critical)}</h3>"
-        f'<p class="scores">{scores}</p>'
-        f'<div class="run-grid">{answer}{_scoring_html(entry, t)}'
-        "</div></article>"
+        answer = _linked_answer_html(entry, answer_link, markup)
+    fails = _fails_html(entry, t) if entry.published.scoring.fails else ""
+    # By position: the six scores and the six justifications are lists.
+    scoring = markup.scoring(
+        texts.reviewer,
+        *entry.published.run.criterion_scores,
+        *texts.justifications,
+        fails,
+        texts.scoring_timestamp,
+        correctness,
+    )
+    return markup.article(
+        anchor=texts.anchor,
+        run_id=texts.run_id,
+        badge=markup.badges[row[_CLASSIFICATION], row[_CRITICAL]],
+        answer=answer,
+        scoring=scoring,
+        raw=row[_RAW],
+        clipped=row[_CLIPPED],
+        floor=row[_FLOOR],
+        ceiling=row[_CEILING],
+        confidence=row[_CONFIDENCE],
+        correctness=correctness,
     )
 
 
@@ -385,16 +547,14 @@ def render_version_page(
     by_case: dict[str, list[VersionRun]] = {}
     for entry in runs:
         by_case.setdefault(entry.published.run.case_id, []).append(entry)
+    markup = _run_markup(t)
     toc, sections = [], []
     for case_id, entries in by_case.items():
         marks = "".join(
-            letter_mark(
-                _value(entry.row, "classification"), t, _value(entry.row, "has_critical_fail")
-            )
-            for entry in entries
+            [markup.marks[entry.row[_CLASSIFICATION], entry.row[_CRITICAL]] for entry in entries]
         )
         toc.append(f'<span><a href="#{text(case_id)}">{text(case_id)}</a> {marks}</span>')
-        articles = "".join(_run_article(entry, answer_link, t) for entry in entries)
+        articles = "".join([_run_article(entry, answer_link, markup) for entry in entries])
         sections.append(
             f'<section class="case" id="{text(case_id)}"><h2>'
             f'<a href="{text(root + case_page(case_id))}">{text(case_id)}</a> '
@@ -460,33 +620,25 @@ def case_table_head(t: Language) -> str:
     )
 
 
-def _case_row(entry: VersionRun, name_cell: str, answer_link: str, t: Language) -> str:
-    """A run's row on its case's page in edition t; name_cell and answer_link (escaped,
-    relative to the case page: the version page that prints the answer,
+def _case_row(entry: VersionRun, name_cell: str, answer_link: str, markup: _RunMarkup) -> str:
+    """A run's row on its case's page in the markup's edition; name_cell and answer_link
+    (escaped, relative to the case page: the version page that prints the answer,
     site_files.answer_page) are the same for every run of a version and rendered once.
     An edition that does not print the answers links to the default edition's page,
     where the answer is one click away, not to its own, which would only link on."""
-    # No data-value: the sorting script sorts these cells by their text (85,500 rows at
-    # size L, read again by every rebuild of the case pages).
-    run, row = entry.published.run, entry.row
-    critical = row[_CRITICAL]
-    scores = "".join(f'<td class="num">{score}</td>' for score in run.criterion_scores)
-    if prints_answers(t.code):
-        label = f">{t('site_full_answer')}</a>"
-    else:  # the link's own text as wide as in the default edition, where it leads below
-        label = (
-            f' hreflang="{ENGLISH}">{t("site_full_answer")}</a>'
-            f'<span class="ci">{t("site_linked_full_answer")}</span>'
-        )
-    return (
-        f'<tr>{name_cell}<td class="run">{text(run.run_id)}'
-        f'<span class="ci">{t("reviewer_id", reviewer=text(run.reviewer_id))}</span></td>'
-        f"<td>{classification_badge(row[_CLASSIFICATION], t, critical)}</td>"
-        f'<td class="num">{row[_RAW]}</td><td class="num">{row[_CLIPPED]}</td>{scores}'
-        f'<td class="num">{run.reported_confidence}</td>'
-        f'<td class="text">{text(entry.published.answer.main_hypothesis)}</td>'
-        f'<td class="answer-link"><a href="{answer_link}#'
-        f'{text(run_anchor(run.case_id, run.run_id))}"{label}</td></tr>'
+    row, texts = entry.row, entry.texts
+    return markup.case_row(
+        name_cell,
+        texts.run_id,
+        texts.reviewer,
+        markup.badges[row[_CLASSIFICATION], row[_CRITICAL]],
+        row[_RAW],
+        row[_CLIPPED],
+        *entry.published.run.criterion_scores,
+        entry.published.run.reported_confidence,
+        texts.main_hypothesis,
+        answer_link,
+        texts.anchor,
     )
 
 
@@ -496,15 +648,11 @@ def _matrix_row(
     """The version's row of the index's matrix: a cell per case (in case_ids order), a
     coloured letter per run, linking to the case on the version's page."""
     page = version_page(subject_id, subject_version)
+    marks = _run_markup(t).brief_marks
     letters: dict[str, str] = {}
     for entry in sorted(runs, key=lambda e: (e.published.run.run_id, e.published.run.reviewer_id)):
-        case_id = entry.published.run.case_id
-        letters[case_id] = letters.get(case_id, "") + letter_mark(
-            _value(entry.row, "classification"),
-            t,
-            _value(entry.row, "has_critical_fail"),
-            brief=True,
-        )
+        case_id, row = entry.published.run.case_id, entry.row
+        letters[case_id] = letters.get(case_id, "") + marks[row[_CLASSIFICATION], row[_CRITICAL]]
     link = text(page)
     cells = "".join(
         f'<td><a href="{link}#{case_id}">{letters[case_id]}</a></td>'
@@ -547,16 +695,18 @@ def version_parts(
                 code: text(href(edition_page(case_page(case_id), code), answer_page(page)))
                 for code in editions
             }
-        classifications = [_value(e.row, "classification") for e in entries]
+        classifications = [entry.row[_CLASSIFICATION] for entry in entries]
         counts = [
             len(entries),
             *(classifications.count(name) for name in (PASS, CONDITIONAL, FAIL)),
-            sum(bool(_value(e.row, "has_critical_fail")) for e in entries),
+            sum([bool(entry.row[_CRITICAL]) for entry in entries]),
         ]
-        rows_html = {
-            code: "".join(_case_row(entry, name_cell, answer_links[code], t) for entry in entries)
-            for code, t in editions.items()
-        }
+        rows_html = {}
+        for code, t in editions.items():
+            markup, answer_link = _run_markup(t), answer_links[code]
+            rows_html[code] = "".join(
+                [_case_row(entry, name_cell, answer_link, markup) for entry in entries]
+            )
         shown = "\n".join(rows_html.values())
         digest = hashlib.sha256(f"{counts}\n{shown}".encode()).hexdigest()
         cases[case_id] = CasePart(digest, counts, rows_html)
