@@ -16,6 +16,7 @@ import os
 
 import pytest
 
+from ro_metrics.contracts.files import remove_stale_staging
 from ro_metrics.contracts.records import (
     CasePart,
     CaseRows,
@@ -110,6 +111,32 @@ def test_a_page_no_longer_rendered_is_removed_and_other_files_are_kept(tmp_path)
     assert writer.remove_dropped() == ["versions/a/v1.html"]
     assert not (site / "versions").exists()  # emptied folders go too
     assert (site / "CNAME").read_text() == "example.org"
+
+
+def test_a_killed_runs_staging_files_go_when_a_page_is_written_in_their_folder(tmp_path):
+    """write_bytes_atomic stages a page as .<name>.<pid>.tmp beside it; a killed run
+    leaves it there. The next job writing a page into that folder removes every such
+    file (each site folder has one writer), and nothing else."""
+    site, manifest = tmp_path / "site", tmp_path / "m.json"
+    (site / "cases").mkdir(parents=True)
+    (site / "versions").mkdir()
+    left = [site / "cases/.B.html.123.tmp", site / "cases/.A.html.9.tmp"]
+    other = [site / "cases/.keep", site / "cases/B.tmp", site / "versions/.A.html.9.tmp"]
+    for path in left + other:
+        path.write_bytes(b"x")
+    writer = PageWriter(site, manifest, "c")
+    assert writer.write("cases/A.html", "1", b"a") is True
+    assert not any(path.exists() for path in left)
+    assert all(path.exists() for path in other)
+    assert sorted(path.name for path in (site / "cases").iterdir()) == [".keep", "A.html", "B.tmp"]
+
+
+def test_stale_staging_files_of_named_files_only(tmp_path):
+    for name in (".a.csv.1.tmp", ".a.csv.22.tmp", ".b.csv.1.tmp", "a.csv", ".a.csv.tmp.x"):
+        (tmp_path / name).write_bytes(b"x")
+    remove_stale_staging(tmp_path, ["a.csv"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".a.csv.tmp.x", ".b.csv.1.tmp", "a.csv"]
+    remove_stale_staging(tmp_path / "missing", ["a.csv"])  # no folder: nothing to do
 
 
 def test_a_damaged_or_moved_site_drops_the_manifest(tmp_path):

@@ -74,11 +74,25 @@ def write_bytes_atomic(path, content: bytes, *, durable: bool = True) -> None:
         staging.unlink(missing_ok=True)
 
 
-def remove_stale_staging(folder: Path, names) -> None:
-    """Temporary files a killed run left beside the published ones (see write_bytes_atomic)."""
-    for name in names:
-        for stale in folder.glob(f".{name}.*.tmp"):
-            stale.unlink(missing_ok=True)
+def remove_stale_staging(folder: Path, names=None) -> None:
+    """Temporary files a killed run left beside the published ones (see
+    write_bytes_atomic): those of the given file names, or with names None every one in
+    the folder (a folder only one job writes in). The folder is listed once."""
+    wanted = None if names is None else set(names)
+    try:
+        listing = os.scandir(folder)
+    except FileNotFoundError:
+        return
+    with listing:
+        stale = [
+            entry.path
+            for entry in listing
+            if entry.name.startswith(".")
+            and entry.name.endswith(".tmp")
+            and (wanted is None or entry.name[1:].rsplit(".", 2)[0] in wanted)
+        ]
+    for path in stale:
+        Path(path).unlink(missing_ok=True)
 
 
 def write_json(path, document, *, pretty: bool = False) -> None:

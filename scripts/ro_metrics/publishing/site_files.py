@@ -147,6 +147,7 @@ class PageWriter:
         self.same_code = previous is not None and previous.fingerprint == fingerprint
         self.pages: dict[str, list] = {}
         self.written: list[str] = []
+        self.swept: set[Path] = set()  # folders cleared of a killed run's staging files
 
     def is_current(self, page: str, inputs_digest: str) -> bool:
         """True (and the page kept as it is) if it was rendered from the same inputs by
@@ -170,8 +171,11 @@ class PageWriter:
             or (on_disk[0] == len(content) and path.read_bytes() == content)
         )
         if not unchanged:
-            # A killed run may have left its staging file beside the page.
-            remove_stale_staging(path.parent, [path.name])
+            # A killed run may have left its staging files beside the pages; each folder
+            # of the site is written by one job only, and looked at once.
+            if path.parent not in self.swept:
+                remove_stale_staging(path.parent)
+                self.swept.add(path.parent)
             write_bytes_atomic(path, content, durable=False)
             on_disk = _on_disk(path)
             self.written.append(page)
