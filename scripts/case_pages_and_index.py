@@ -6,13 +6,15 @@ intervals, the operational table (a corpus with telemetry) and the versions' row
 the matrix, in every language's edition (English at the site root, Spanish under es/),
 into the site folder, writing only the pages whose content changed
 (ro_metrics.publishing.site_files.PageWriter). Each partition hands on its
-records.PartitionParts (the versions' matrix rows, the SHA-256 of each of its case rows
-files) and one case rows file per case: a case page is assembled again only if one of
-its rows files changed, and only then are they read. Its manifest lists every page of
+records.PartitionParts (the versions' matrix rows, and each case's region of its case
+rows file, with its SHA-256) and that file: a case page is assembled again only if one
+of its regions changed, and only then are they read, each on its own, their bytes
+joined into the page as they are. Its manifest lists every page of
 the site (the subject-version pages jobs' too), so a page that is no longer rendered (a
 version without scored runs now) is removed.
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -24,7 +26,6 @@ from ro_metrics.contracts.files import (
     without_cycle_collector,
 )
 from ro_metrics.contracts.records import (
-    read_case_rows,
     read_golds_summary,
     read_page_manifest,
     read_partition_parts,
@@ -40,13 +41,15 @@ from ro_metrics.formulas.ranking import tie_groups
 from ro_metrics.publishing.site_files import (
     INDEX,
     PageWriter,
+    block_rows,
     case_page,
     case_rows_file,
     code_fingerprint,
     digest_of,
     edition_page,
+    read_region,
 )
-from ro_metrics.publishing.site_pages import EDITIONS, render_case_page, render_index
+from ro_metrics.publishing.site_pages import EDITIONS, case_page_around, render_index
 
 
 def main(smk) -> None:
@@ -57,33 +60,43 @@ def main(smk) -> None:
     writer = PageWriter(Path(smk.params.site), smk.output.manifest, code)
     golds = read_golds_summary(smk.input.golds).golds
     partitions = [(path, read_partition_parts(path)) for path in smk.input.parts]
+    rows_files = CaseRowsFiles([case_rows_file(path) for path, _ in partitions], log)
 
     for case_id in sorted(golds):
-        files = [
-            (case_rows_file(path, case_id), parts.case_files[case_id][0])
-            for path, parts in partitions
-            if case_id in parts.case_files
+        regions = [
+            (index, parts.case_rows[case_id])
+            for index, (_, parts) in enumerate(partitions)
+            if case_id in parts.case_rows
         ]
-        inputs = digest_of(
-            code.encode("ascii"), json_bytes([golds[case_id], [sha for _, sha in files]])
-        )
+        shown = [[region.sha256, region.blocks] for _, region in regions]
+        inputs = digest_of(code.encode("ascii"), json_bytes([golds[case_id], shown]))
         pages = {edition: edition_page(case_page(case_id), edition) for edition in EDITIONS}
         stale = [edition for edition, page in pages.items() if not writer.is_current(page, inputs)]
         if not stale:
             continue
-        rows = sorted(
-            (row for path, sha in files for row in case_rows(path, sha, log)),
-            key=lambda row: (row.subject_id, row.subject_version),
+        versions = sorted(
+            (
+                (block.subject_id, block.subject_version, block.counts, rows)
+                for index, region in regions
+                for block, rows in zip(
+                    region.blocks,
+                    block_rows(rows_files.read(index, region), region.blocks),
+                    strict=True,
+                )
+            ),
+            key=lambda version: version[:2],
         )
         for edition in stale:
-            html = render_case_page(
+            before, after = case_page_around(
                 case_id=case_id,
                 gold=golds[case_id],
-                parts=[row.part for row in rows],
+                counts=[counts for _, _, counts, _ in versions],
                 benchmark_version=version,
                 t=EDITIONS[edition],
             )
-            writer.write(pages[edition], inputs, html.encode("utf-8"))
+            rows = b"".join(rows[edition] for _, _, _, rows in versions)
+            html = before.encode("utf-8") + rows + after.encode("utf-8")
+            writer.write(pages[edition], inputs, html)
 
     board = read_table(smk.input.leaderboard, LEADERBOARD_COLUMNS)
     index_data = {
@@ -131,17 +144,31 @@ def main(smk) -> None:
     tell(message)
 
 
-def case_rows(path, sha256: str, log):
-    """The rows of a case rows file, as its partition's job wrote them (else stop)."""
-    rows = read_case_rows(path, sha256)
-    if rows is None:
-        log.error(
-            f"{path} is missing or is not what its subject-version pages job wrote. Remove "
-            f"{path.parent.with_suffix('.parts.json')} and run again: that job then writes "
-            "its case rows again."
-        )
-        sys.exit(1)
-    return rows
+class CaseRowsFiles:
+    """The partitions' case rows files, each opened on its first read; a region is read
+    on its own (os.pread) and only as its partition's job wrote it (else stop)."""
+
+    def __init__(self, paths: list[Path], log):
+        self.paths, self.log = paths, log
+        self.handles: dict[int, int] = {}
+
+    def read(self, index: int, region) -> bytes:
+        path = self.paths[index]
+        rows = None
+        try:
+            if index not in self.handles:
+                self.handles[index] = os.open(path, os.O_RDONLY)
+            rows = read_region(self.handles[index], region)
+        except FileNotFoundError:
+            pass
+        if rows is None:
+            self.log.error(
+                f"{path} is missing or is not what its subject-version pages job wrote. "
+                f"Remove {path.with_suffix('.parts.json')} and run again: that job then "
+                "writes its case rows again."
+            )
+            sys.exit(1)
+        return rows
 
 
 if __name__ == "__main__":

@@ -7,9 +7,10 @@ the site folder, writing only the pages whose content changed
 (ro_metrics.publishing.site_files.PageWriter; its manifest is this job's output). Also
 renders what the case pages and the index show of each version, in every language
 (records.VersionParts: its row of the matrix, its rows of each case page), and hands
-them on as records.PartitionParts (the matrix rows, the case digests) and one case rows
-file per case (site_files.update_case_rows: only the files whose rows changed are
-written). A version whose inputs did not change (its runs' digest from the load step,
+them on as records.PartitionParts (the matrix rows, the case digests, where each case's
+rows are) and the partition's case rows file (site_files.update_case_rows: the rows of
+the versions that did not change are copied from the file it replaces). A version whose
+inputs did not change (its runs' digest from the load step,
 the golds, the code and the labels) is neither rendered nor re-read: its pages stay,
 its parts of the last run are kept. Runs only on a corpus the cross-check accepted (the
 verdict is an input).
@@ -125,12 +126,14 @@ def main(smk) -> None:
             )
         return rendered[subject_id, subject_version]
 
-    case_files, cases_written = update_case_rows(smk.output.parts, entries, previous, parts_of)
-    write_partition_parts(smk.output.parts, PartitionParts(entries, case_files))
+    case_rows, rows_file, cases_written = update_case_rows(
+        smk.output.parts, entries, previous, parts_of
+    )
+    write_partition_parts(smk.output.parts, PartitionParts(entries, case_rows, rows_file))
     writer.save(smk.output.manifest)
     for page in writer.written:
         log.info("written: %s", page)
-    log.info("case rows files rewritten (%d): %s", len(cases_written), " ".join(cases_written))
+    log.info("cases whose rows changed (%d): %s", len(cases_written), " ".join(cases_written))
     message = (
         f"site, partition {partition}: {len(writer.written)} of "
         f"{len(versions) * len(EDITIONS)} subject-version pages rewritten"

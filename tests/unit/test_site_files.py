@@ -6,12 +6,13 @@
   workflow wrote it);
 - drop_outdated_manifests: a page deleted or edited by hand, or another site folder,
   drops its job's manifest;
-- update_case_rows: a partition rewrites only the case rows files whose rows changed,
-  and a file read back is the one written;
+- update_case_rows: a partition renders again only the case rows that changed, and a
+  case's rows read back are the ones written;
 - a subject version or corpus text holding markup is escaped on the pages, in every
   language.
 """
 
+import hashlib
 import os
 
 import pytest
@@ -19,20 +20,21 @@ import pytest
 from ro_metrics.contracts.files import remove_stale_staging
 from ro_metrics.contracts.records import (
     CasePart,
-    CaseRows,
+    CaseRegion,
     PartitionParts,
     VersionParts,
-    read_case_rows,
     read_page_manifest,
-    write_case_rows,
 )
 from ro_metrics.publishing.site_files import (
     PageWriter,
+    block_rows,
     case_page,
     case_rows_file,
     drop_outdated_manifests,
     edition_page,
     href,
+    read_region,
+    region_bytes,
     run_anchor,
     update_case_rows,
     version_entry,
@@ -186,9 +188,11 @@ def test_markup_in_corpus_text_is_escaped_on_the_pages(code):
 
 
 def _version(subject_id: str, rows: dict[str, str]) -> VersionParts:
-    """A version whose rows of each case are rows[case_id] (its digest is the text)."""
+    """A version whose rows of each case are rows[case_id] in English and, upper-cased,
+    in Spanish (its digest is the text)."""
     cases = {
-        case_id: CasePart(html, [1, 1, 0, 0, 0], {"en": html}) for case_id, html in rows.items()
+        case_id: CasePart(html, [1, 1, 0, 0, 0], {"es": html.upper(), "en": html})
+        for case_id, html in rows.items()
     }
     return VersionParts(subject_id, "v1", "in", {"en": "<tr></tr>"}, cases)
 
@@ -202,60 +206,87 @@ def _update(parts_path, versions, previous):
         return next(v for v in versions if v.subject_id == subject_id)
 
     entries = [version_entry(v) for v in versions]
-    case_files, written = update_case_rows(parts_path, entries, previous, parts_of)
-    return PartitionParts(entries, case_files), written, asked
+    case_rows, rows_file, written = update_case_rows(parts_path, entries, previous, parts_of)
+    return PartitionParts(entries, case_rows, rows_file), written, asked
 
 
 def _rows(parts_path, parts, case_id):
-    rows = read_case_rows(case_rows_file(parts_path, case_id), parts.case_files[case_id][0])
-    return [(row.subject_id, row.part.rows_html["en"]) for row in rows]
+    """(subject_id, English rows, Spanish rows) of each version with rows of the case,
+    as the case pages job reads them."""
+    region = parts.case_rows[case_id]
+    handle = os.open(case_rows_file(parts_path), os.O_RDONLY)
+    try:
+        rows = block_rows(read_region(handle, region), region.blocks)
+    finally:
+        os.close(handle)
+    return [
+        (block.subject_id, by_edition["en"].decode(), by_edition["es"].decode())
+        for block, by_edition in zip(region.blocks, rows, strict=True)
+    ]
 
 
-def test_a_partition_rewrites_only_the_case_rows_files_whose_rows_changed(tmp_path):
+def test_a_partition_rewrites_only_the_case_rows_that_changed(tmp_path):
     parts_path = tmp_path / "partition-0.parts.json"
+    assert case_rows_file(parts_path) == tmp_path / "partition-0.rows"
     a = _version("a", {"RO-FOUL-001": "a1", "RO-FOUL-002": "a2"})
     b = _version("b", {"RO-FOUL-001": "b1"})
     first, written, asked = _update(parts_path, [b, a], None)
     assert written == ["RO-FOUL-001", "RO-FOUL-002"] and asked == ["a", "b", "a"]
-    assert (
-        case_rows_file(parts_path, "RO-FOUL-001") == tmp_path / "partition-0.cases/RO-FOUL-001.json"
-    )
-    assert _rows(parts_path, first, "RO-FOUL-001") == [("a", "a1"), ("b", "b1")]  # by version
-    kept = os.stat(case_rows_file(parts_path, "RO-FOUL-002"))
+    # Case by case, version by version, each version's rows in each edition (en, es).
+    assert case_rows_file(parts_path).read_bytes() == b"a1A1b1B1a2A2"
+    assert first.case_rows["RO-FOUL-001"][:2] == (0, 8)
+    assert first.case_rows["RO-FOUL-002"][:2] == (8, 4)
+    assert first.case_rows["RO-FOUL-001"].blocks[1] == ("b", "v1", "b1", [1, 1, 0, 0, 0],
+                                                        {"en": 2, "es": 2})  # fmt: skip
+    assert _rows(parts_path, first, "RO-FOUL-001") == [("a", "a1", "A1"), ("b", "b1", "B1")]
 
-    # b's row of RO-FOUL-001 changes: that file only; a's row is taken from the old file.
-    b2 = _version("b", {"RO-FOUL-001": "b1 rescored"})
+    # b's row of RO-FOUL-001 changes: only it is rendered, a's rows come from the file.
+    b2 = _version("b", {"RO-FOUL-001": "b1 new"})
     second, written, asked = _update(parts_path, [a, b2], first)
     assert written == ["RO-FOUL-001"] and asked == ["b"]
-    assert _rows(parts_path, second, "RO-FOUL-001") == [("a", "a1"), ("b", "b1 rescored")]
-    assert os.stat(case_rows_file(parts_path, "RO-FOUL-002")).st_mtime_ns == kept.st_mtime_ns
-    assert second.case_files["RO-FOUL-002"] == first.case_files["RO-FOUL-002"]
-
-    # Nothing changed: nothing written, nothing rendered.
-    assert _update(parts_path, [a, b2], second)[1:] == ([], [])
-
-    # A file deleted (or changed) in the cache is written again; the kept version's rows
-    # it held are rendered anew.
-    case_rows_file(parts_path, "RO-FOUL-002").unlink()
-    third, written, asked = _update(parts_path, [a, b2], second)
-    assert written == ["RO-FOUL-002"] and asked == ["a"]
-    assert _rows(parts_path, third, "RO-FOUL-002") == [("a", "a2")]
-
-    # A case without rows in the partition any more loses its file.
-    a2 = _version("a", {"RO-FOUL-001": "a1"})
-    fourth, written, _ = _update(parts_path, [a2, b2], third)
-    assert written == [] and set(fourth.case_files) == {"RO-FOUL-001"}
-    assert sorted(p.name for p in case_rows_file(parts_path, "-").parent.iterdir()) == [
-        "RO-FOUL-001.json"
+    assert case_rows_file(parts_path).read_bytes() == b"a1A1b1 newB1 NEWa2A2"
+    assert second.case_rows["RO-FOUL-002"] == first.case_rows["RO-FOUL-002"]._replace(offset=16)
+    assert _rows(parts_path, second, "RO-FOUL-001") == [
+        ("a", "a1", "A1"),
+        ("b", "b1 new", "B1 NEW"),
     ]
 
+    # Nothing changed: nothing rendered, the file left as it is.
+    kept = os.stat(case_rows_file(parts_path))
+    assert _update(parts_path, [a, b2], second)[1:] == ([], [])
+    assert os.stat(case_rows_file(parts_path)).st_mtime_ns == kept.st_mtime_ns
 
-def test_a_case_rows_file_is_read_only_as_it_was_written(tmp_path):
-    path = tmp_path / "partition-0.cases/RO-FOUL-001.json"
-    rows = [CaseRows("a", "v1", CasePart("d", [1, 1, 0, 0, 0], {"en": "<tr></tr>"}))]
-    sha = write_case_rows(path, rows)
-    assert read_case_rows(path, sha) == rows
-    path.write_bytes(path.read_bytes().replace(b"<tr>", b"<tr >"))
-    assert read_case_rows(path, sha) is None
-    path.unlink()
-    assert read_case_rows(path, sha) is None
+    # A region changed in the cache is not used: its versions' rows are rendered anew.
+    content = case_rows_file(parts_path).read_bytes()
+    case_rows_file(parts_path).write_bytes(content.replace(b"a2A2", b"x2A2"))
+    third, written, asked = _update(parts_path, [a, b2], second)
+    assert written == ["RO-FOUL-002"] and asked == ["a"]
+    assert _rows(parts_path, third, "RO-FOUL-002") == [("a", "a2", "A2")]
+    # So is a removed file: every version's rows are rendered anew.
+    case_rows_file(parts_path).unlink()
+    fourth, written, asked = _update(parts_path, [a, b2], third)
+    assert written == ["RO-FOUL-001", "RO-FOUL-002"] and asked == ["a", "b", "a"]
+    assert case_rows_file(parts_path).read_bytes() == content
+
+    # A case without rows in the partition any more leaves the file.
+    a2 = _version("a", {"RO-FOUL-001": "a1"})
+    fifth, written, _ = _update(parts_path, [a2, b2], fourth)
+    assert written == [] and set(fifth.case_rows) == {"RO-FOUL-001"}
+    assert case_rows_file(parts_path).read_bytes() == b"a1A1b1 newB1 NEW"
+
+
+def test_a_case_region_is_read_only_as_it_was_written(tmp_path):
+    path = tmp_path / "partition-0.rows"
+    path.write_bytes(b"xx<tr></tr>yy")
+    region = CaseRegion(2, 9, hashlib.sha256(b"<tr></tr>").hexdigest(), [])
+    handle = os.open(path, os.O_RDONLY)
+    try:
+        assert read_region(handle, region) == b"<tr></tr>"
+        path.write_bytes(b"xx<tr ></tr>yy")  # the same file (inode), changed
+        assert read_region(handle, region) is None
+        path.write_bytes(b"xx<tr>")  # shorter than the region
+        assert read_region(handle, region) is None
+    finally:
+        os.close(handle)
+    assert region_bytes(b"xx<tr></tr>", region) == b"<tr></tr>"
+    assert region_bytes(b"", region) is None

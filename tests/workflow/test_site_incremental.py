@@ -116,9 +116,11 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
     assert ran.wildcards("load_partition") == [partition]
     assert ran.wildcards("version_pages") == [partition]
     assert changed(before, state(site)) == TOUCHED
-    # In the cache, the case rows files: only those of the case in atlas-7b's partition.
-    rows_files = [name for name in changed(cache_before, state(cache)) if ".cases/" in name]
-    assert rows_files == [f"partition-{partition_of('atlas-7b', 8)}.cases/RO-NOWE-006.json"]
+    # In the cache, the case rows files: only atlas-7b's partition's, and in it only the
+    # rows of the case (its job's log says which).
+    mine = f"partition-{partition_of('atlas-7b', 8)}"
+    rows_files = [name for name in changed(cache_before, state(cache)) if name.endswith(".rows")]
+    assert rows_files == [f"{mine}.rows"]
     # The logs of the jobs that ran name exactly the pages they wrote.
     (logs,) = (workdir / ".cache").glob("*/logs")
     ran = [log for log in logs.glob("*pages*.log") if log.stat().st_mtime_ns >= started]
@@ -172,19 +174,20 @@ def test_a_case_rows_file_damaged_in_the_cache_is_not_used(built):
     site = workdir / "site"
     (cache,) = (workdir / ".cache").glob("*/site")
     mine = f"partition-{partition_of('atlas-7b', 8)}"
-    removed = cache / f"{mine}.cases/RO-FOUL-001.json"
+    removed = cache / f"{mine}.rows"
     removed.unlink()
+    # Another partition's file, changed in the rows of the case the added scoring is of.
     (edited, *_) = [
         path
-        for path in sorted(cache.glob("partition-*.cases/RO-NOWE-006.json"))
-        if path.parent.name != f"{mine}.cases"
+        for path in sorted(cache.glob("partition-*.rows"))
+        if path.name != f"{mine}.rows" and b"RO-NOWE-006__" in path.read_bytes()
     ]
-    edited.write_bytes(edited.read_bytes().replace(b"<tr>", b"<tr >", 1))
+    edited.write_bytes(edited.read_bytes().replace(b"#RO-NOWE-006__", b"#RO-NOWE-006 __", 1))
     before = state(site)
     add_scoring(corpus)
     run = run_workflow(workdir, "site", **config)
     assert run.returncode != 0
-    index = edited.parent.with_suffix(".parts.json")
+    index = edited.with_suffix(".parts.json")
     damaged = edited.relative_to(workdir)
     assert f"{damaged} is missing or is not what its subject-version pages job wrote" in run.output
     assert f"Remove {index.relative_to(workdir)} and run again" in run.output
@@ -195,7 +198,7 @@ def test_a_case_rows_file_damaged_in_the_cache_is_not_used(built):
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
     assert changed(before, state(site)) == TOUCHED
-    assert b"<tr >" not in edited.read_bytes()
+    assert b"RO-NOWE-006 __" not in edited.read_bytes()
     assert planned_jobs(workdir, "site", **config) == {}
 
 

@@ -22,8 +22,8 @@ rule version_pages:
         # what was written, update() keeps it for the next run.
         manifest=update(f"{CACHE}/site/partition-{{partition}}.pages.json"),
         # Kept too: the parts of a version whose inputs did not change are reused.
-        # Its case rows files (partition-N.cases/<case_id>.json, each rewritten only
-        # when its rows change) are not outputs either, for the same reason as pages.
+        # Its case rows file (partition-N.rows, written only when its bytes change) is
+        # not an output either, for the same reason as pages.
         parts=update(f"{CACHE}/site/partition-{{partition}}.parts.json"),
     log:
         f"{LOGS}/version_pages-{{partition}}.log",

@@ -2,7 +2,6 @@
 forked second process for a step with two independent parts."""
 
 import gc
-import hashlib
 import json
 import logging
 import os
@@ -57,8 +56,7 @@ def write_bytes_atomic(path, content: bytes, *, durable: bool = True) -> None:
     durable: flush to the disk before the rename, so that a crash of the machine cannot
     leave an empty file under the name. The site's pages skip it (hundreds of MB at
     size L): a page a crash damaged is found by its size and rewritten on the next run;
-    so do the files written with their digest (write_json_with_digest), which their
-    reader checks.
+    so do the site's case rows files, whose reader checks each part against its SHA-256.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -102,30 +100,6 @@ def write_json(path, document, *, pretty: bool = False) -> None:
         write_bytes_atomic(path, text.encode("utf-8"))
     else:
         write_bytes_atomic(path, json_bytes(document) + b"\n")
-
-
-def write_json_with_digest(path, document) -> str:
-    """write_json (compact), and the SHA-256 of the bytes written, so that a reader can
-    check it reads what was written (read_json_with_digest). Not flushed to the disk
-    (write_bytes_atomic's durable): the reader finds a file a crash damaged by that
-    digest. The site's case rows files are these, 2,400 of them at size L, where one
-    fsync each was 0.3-0.6 s of each partition's job."""
-    content = json_bytes(document) + b"\n"
-    write_bytes_atomic(path, content, durable=False)
-    return hashlib.sha256(content).hexdigest()
-
-
-def read_json_with_digest(path, sha256: str):
-    """The document at path if its bytes have this SHA-256; None if the file is missing
-    or differs."""
-    try:
-        with open(path, "rb") as handle:
-            content = handle.read()
-    except FileNotFoundError:
-        return None
-    if hashlib.sha256(content).hexdigest() != sha256:
-        return None
-    return orjson.loads(content)
 
 
 def json_bytes(document) -> bytes:

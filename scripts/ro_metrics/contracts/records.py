@@ -8,12 +8,7 @@ as a JSON array in its field order, so the files stay small at 10^5 runs.
 from dataclasses import dataclass, fields
 from typing import NamedTuple
 
-from ro_metrics.contracts.files import (
-    read_json,
-    read_json_with_digest,
-    write_json,
-    write_json_with_digest,
-)
+from ro_metrics.contracts.files import read_json, write_json
 
 
 class Problem(NamedTuple):
@@ -142,9 +137,9 @@ class CasePart(NamedTuple):
 class VersionParts(NamedTuple):
     """What the case pages and the index show of one subject version, as the
     subject-version pages job renders it. Not written as it is: its partition's job
-    writes the matrix row and the case digests as a VersionEntry, the case rows per case
-    (CaseRows), so that the case pages job reads only the rows of the cases that
-    changed."""
+    writes the matrix row and the case digests as a VersionEntry, the case rows into the
+    partition's case rows file (CaseBlock, CaseRegion), so that the case pages job reads
+    only the rows of the cases that changed."""
 
     subject_id: str
     subject_version: str
@@ -155,7 +150,7 @@ class VersionParts(NamedTuple):
 
 class VersionEntry(NamedTuple):
     """A subject version in its partition's PartitionParts: its VersionParts without the
-    case rows, which are in the partition's case rows files."""
+    case rows, which are in the partition's case rows file."""
 
     subject_id: str
     subject_version: str
@@ -164,12 +159,27 @@ class VersionEntry(NamedTuple):
     case_digests: dict[str, str]  # case_id → the CasePart.digest of its rows of that case
 
 
-class CaseRows(NamedTuple):
-    """One subject version's part of a case page, in its partition's case rows file."""
+class CaseBlock(NamedTuple):
+    """One subject version's rows of one case page in its partition's case rows file:
+    its CasePart without the rows, and how many bytes (UTF-8) its rows take in each
+    edition. In the file the rows follow one another in the order of the language
+    codes."""
 
     subject_id: str
     subject_version: str
-    part: CasePart
+    digest: str  # CasePart.digest
+    counts: list[int]  # CasePart.counts
+    lengths: dict[str, int]  # language code → bytes of its rows in that edition
+
+
+class CaseRegion(NamedTuple):
+    """A case's rows in its partition's case rows file: its versions' blocks, by version,
+    one after the other, `length` bytes from `offset` on, whose SHA-256 is `sha256`."""
+
+    offset: int
+    length: int
+    sha256: str
+    blocks: list[CaseBlock]
 
 
 class VersionCount(NamedTuple):
@@ -323,14 +333,16 @@ class PageManifest:
 class PartitionParts:
     """What a partition's subject-version pages job hands the case pages and index job
     (and its own next run, which keeps the parts of the versions whose inputs did not
-    change): every version's VersionEntry, and the partition's case rows files (one per
-    case with runs in the partition: its versions' CaseRows, by version) as written.
+    change): every version's VersionEntry, and where each case's rows are in the
+    partition's case rows file (one file of every case's rows, case by case; its
+    CaseRegion).
 
-    case_files: case_id → [SHA-256 of the file's bytes, size, mtime_ns after writing].
+    rows_file: [size, mtime_ns] of the case rows file after writing (None: no file).
     """
 
     versions: list[VersionEntry]  # by subject_id, subject_version
-    case_files: dict[str, list]
+    case_rows: dict[str, CaseRegion]  # case_id → its rows' region of the case rows file
+    rows_file: list | None
 
 
 def as_fields(record) -> dict:
@@ -479,25 +491,12 @@ def read_partition_parts(path) -> PartitionParts | None:
         return None
     return PartitionParts(
         versions=[VersionEntry(*version) for version in document["versions"]],
-        case_files=document["case_files"],
+        case_rows={
+            case_id: CaseRegion(offset, length, sha256, [CaseBlock(*block) for block in blocks])
+            for case_id, (offset, length, sha256, blocks) in document["case_rows"].items()
+        },
+        rows_file=document["rows_file"],
     )
-
-
-def write_case_rows(path, rows: list[CaseRows]) -> str:
-    """Write a case rows file; the SHA-256 of its bytes (PartitionParts.case_files)."""
-    return write_json_with_digest(path, {"case_rows": rows})
-
-
-def read_case_rows(path, sha256: str) -> list[CaseRows] | None:
-    """The file's rows if its bytes are still those of the digest; None if the file is
-    missing or is not what was written."""
-    document = read_json_with_digest(path, sha256)
-    if document is None:
-        return None
-    return [
-        CaseRows(subject_id, subject_version, CasePart(*part))
-        for subject_id, subject_version, part in document["case_rows"]
-    ]
 
 
 def write_page_manifest(path, manifest: PageManifest) -> None:

@@ -281,7 +281,13 @@ def language_switch(page: str, t: Language) -> str:
 
 def frame(title: str, body: str, t: Language) -> str:
     """A whole self-contained page in language t around its body (title: escaped)."""
-    return f"""<!DOCTYPE html>
+    before, after = frame_around(title, t)
+    return before + body + after
+
+
+def frame_around(title: str, t: Language) -> tuple[str, str]:
+    """What frame() writes before and after the body."""
+    before = f"""<!DOCTYPE html>
 <html lang="{t.code}">
 <head>
 <meta charset="utf-8">
@@ -290,11 +296,13 @@ def frame(title: str, body: str, t: Language) -> str:
 <style>{SITE_STYLE}</style>
 </head>
 <body>
-{body}
+"""
+    after = f"""
 <script>{SCRIPT}</script>
 </body>
 </html>
 """
+    return before, after
 
 
 def gold_facts(case_id: str, gold: PublicGold, t: Language) -> str:
@@ -734,32 +742,53 @@ def render_case_page(
     The parts come in (subject_id, subject_version) order, each run by run: not in
     leaderboard order, so that a ranking change elsewhere does not rewrite every case
     page."""
+    before, after = case_page_around(
+        case_id=case_id,
+        gold=gold,
+        counts=[part.counts for part in parts],
+        benchmark_version=benchmark_version,
+        t=t,
+    )
+    return before + "".join(part.rows_html[t.code] for part in parts) + after
+
+
+def case_page_around(
+    *,
+    case_id: str,
+    gold: PublicGold,
+    counts: list[list[int]],
+    benchmark_version: str,
+    t: Language,
+) -> tuple[str, str]:
+    """What render_case_page writes before and after the rows of the versions whose
+    CasePart.counts are `counts` (the case pages job joins the rows' bytes between
+    them; with no versions, the page says there are no runs and has no rows)."""
     page = case_page(case_id)
     root = _root(page)
     n_runs, n_pass, n_conditional, n_fail, n_critical = (
-        sum(part.counts[i] for part in parts) for i in range(5)
+        sum(part[i] for part in counts) for i in range(5)
     )
-    if parts:
-        table = (
+    if counts:
+        table_before = (
             '<div class="table-wrap"><table class="sortable runs" id="runs"><thead><tr>'
-            f"{case_table_head(t)}</tr></thead>"
-            f"<tbody>{''.join(part.rows_html[t.code] for part in parts)}</tbody></table></div>"
+            f"{case_table_head(t)}</tr></thead><tbody>"
         )
+        table_after = "</tbody></table></div>"
     else:
-        table = f"<p>{t('site_no_runs')}</p>"
+        table_before, table_after = f"<p>{t('site_no_runs')}</p>", ""
     meta = t(
         "site_case_meta",
         version=text(benchmark_version),
         facts=gold_facts(case_id, gold, t),
         n_runs=n_runs,
-        n_versions=len(parts),
+        n_versions=len(counts),
         n_pass=n_pass,
         n_conditional=n_conditional,
         n_fail=n_fail,
         n_critical=n_critical,
     )
     note = "site_case_note" if prints_answers(t.code) else "site_linked_case_note"
-    main = f"""<header>
+    main_before = f"""<header>
 {language_switch(page, t)}
 <nav class="crumbs"><a href="{text(root + INDEX)}">{t("site_crumb_leaderboard")}</a> › \
 {text(case_id)}</nav>
@@ -768,9 +797,9 @@ def render_case_page(
 <p class="note">{t(note)}</p>
 </header>
 <main>
-{table}
-</main>"""
-    return frame(text(f"{case_id} · {benchmark_version}"), main, t)
+{table_before}"""
+    before, after = frame_around(text(f"{case_id} · {benchmark_version}"), t)
+    return before + main_before, f"{table_after}\n</main>" + after
 
 
 def matrix_html(case_ids: list[str], matrix_rows: list[str], t: Language) -> str:
