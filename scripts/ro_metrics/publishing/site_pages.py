@@ -556,19 +556,21 @@ def render_version_page(
     for entry in runs:
         by_case.setdefault(entry.published.run.case_id, []).append(entry)
     markup = _run_markup(t)
+    # The sections' pieces, joined once with the rest of the page (a page holds ~900
+    # runs at size L: joining case by case would copy it again for each level).
     toc, sections = [], []
     for case_id, entries in by_case.items():
         marks = "".join(
             [markup.marks[entry.row[_CLASSIFICATION], entry.row[_CRITICAL]] for entry in entries]
         )
         toc.append(f'<span><a href="#{text(case_id)}">{text(case_id)}</a> {marks}</span>')
-        articles = "".join([_run_article(entry, answer_link, markup) for entry in entries])
         sections.append(
             f'<section class="case" id="{text(case_id)}"><h2>'
             f'<a href="{text(root + case_page(case_id))}">{text(case_id)}</a> '
             f'<span class="muted">{gold_facts(case_id, golds[case_id], t)}</span></h2>'
-            f"{articles}</section>"
         )
+        sections.extend([_run_article(entry, answer_link, markup) for entry in entries])
+        sections.append("</section>")
     metrics = t(
         "site_version_metrics",
         **{
@@ -587,7 +589,7 @@ def render_version_page(
         metrics=metrics,
     )
     note = "site_version_note" if answer_link is None else "site_linked_version_note"
-    body = f"""<header>
+    head = f"""<header>
 {language_switch(page, t)}
 <nav class="crumbs"><a href="{text(root + INDEX)}">{t("site_crumb_leaderboard")}</a> › \
 {text(subject_id)}</nav>
@@ -597,9 +599,9 @@ def render_version_page(
 <nav class="cases" aria-label="{t("site_cases_label")}">{"".join(toc)}</nav>
 </header>
 <main>
-{"".join(sections)}
-</main>"""
-    return frame(text(f"{subject_id} {subject_version} · {benchmark_version}"), body, t)
+"""
+    before, after = frame_around(text(f"{subject_id} {subject_version} · {benchmark_version}"), t)
+    return "".join([before, head, *sections, "\n</main>", after])
 
 
 def case_table_head(t: Language) -> str:
