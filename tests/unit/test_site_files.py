@@ -228,6 +228,9 @@ def _rows(parts_path, parts, case_id):
 def test_a_partition_rewrites_only_the_case_rows_that_changed(tmp_path):
     parts_path = tmp_path / "partition-0.parts.json"
     assert case_rows_file(parts_path) == tmp_path / "partition-0.rows"
+    # The earlier layout's case rows files (one per case) are removed.
+    (tmp_path / "partition-0.cases").mkdir()
+    (tmp_path / "partition-0.cases/RO-FOUL-001.json").write_text("{}")
     a = _version("a", {"RO-FOUL-001": "a1", "RO-FOUL-002": "a2"})
     b = _version("b", {"RO-FOUL-001": "b1"})
     first, written, asked = _update(parts_path, [b, a], None)
@@ -239,6 +242,7 @@ def test_a_partition_rewrites_only_the_case_rows_that_changed(tmp_path):
     assert first.case_rows["RO-FOUL-001"].blocks[1] == ("b", "v1", "b1", [1, 1, 0, 0, 0],
                                                         {"en": 2, "es": 2})  # fmt: skip
     assert _rows(parts_path, first, "RO-FOUL-001") == [("a", "a1", "A1"), ("b", "b1", "B1")]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["partition-0.rows"]
 
     # b's row of RO-FOUL-001 changes: only it is rendered, a's rows come from the file.
     b2 = _version("b", {"RO-FOUL-001": "b1 new"})

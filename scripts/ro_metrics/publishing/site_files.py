@@ -37,6 +37,7 @@ import hashlib
 import os
 import posixpath
 import re
+import shutil
 from pathlib import Path
 
 from ro_metrics.contracts.files import remove_stale_staging, write_bytes_atomic
@@ -348,4 +349,7 @@ def update_case_rows(
     content = b"".join(chunks)
     if content != old or not path.exists():
         write_bytes_atomic(path, content, durable=False)
+    # The case rows of the layout before this file (one JSON file per case, 2,400 at
+    # size L) would only fill the cache.
+    shutil.rmtree(path.with_suffix(".cases"), ignore_errors=True)
     return regions, _on_disk(path), written
