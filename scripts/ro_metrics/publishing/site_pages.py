@@ -162,10 +162,6 @@ _CLASSIFICATION, _CRITICAL = _AT["classification"], _AT["has_critical_fail"]
 _CONFIDENCE, _CORRECTNESS = _AT["reported_confidence"], _AT["correctness"]
 
 
-def _value(row: list, name: str):
-    return row[_AT[name]]
-
-
 class RunTexts(NamedTuple):
     """A run's own words as every edition shows them, escaped once: they appear on its
     version's page and in its case's rows, in each edition."""
