@@ -17,6 +17,7 @@ version without scored runs now) is removed.
 import os
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from ro_metrics.contracts.files import (
     json_bytes,
@@ -76,25 +77,25 @@ def main(smk) -> None:
             continue
         versions = sorted(
             (
-                (block.subject_id, block.subject_version, block.counts, rows)
+                VersionRows(block.subject_id, block.subject_version, block.counts, by_edition)
                 for index, region in regions
-                for block, rows in zip(
+                for block, by_edition in zip(
                     region.blocks,
                     block_rows(rows_files.read(index, region), region.blocks),
                     strict=True,
                 )
             ),
-            key=lambda version: version[:2],
+            key=lambda entry: (entry.subject_id, entry.subject_version),
         )
         for edition in stale:
             before, after = case_page_around(
                 case_id=case_id,
                 gold=golds[case_id],
-                counts=[counts for _, _, counts, _ in versions],
+                counts=[entry.counts for entry in versions],
                 benchmark_version=version,
                 t=EDITIONS[edition],
             )
-            rows = b"".join(rows[edition] for _, _, _, rows in versions)
+            rows = b"".join(entry.rows[edition] for entry in versions)
             html = before.encode("utf-8") + rows + after.encode("utf-8")
             writer.write(pages[edition], inputs, html)
 
@@ -142,6 +143,15 @@ def main(smk) -> None:
     )
     log.info(message)
     tell(message)
+
+
+class VersionRows(NamedTuple):
+    """One subject version's rows of a case page, as its partition's job wrote them."""
+
+    subject_id: str
+    subject_version: str
+    counts: list[int]  # CasePart.counts
+    rows: dict[str, bytes]  # language code → its rows in that edition (UTF-8)
 
 
 class CaseRowsFiles:
