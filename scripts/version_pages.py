@@ -126,10 +126,8 @@ def main(smk) -> None:
             )
         return rendered[subject_id, subject_version]
 
-    case_rows, rows_file, cases_written = update_case_rows(
-        smk.output.parts, entries, previous, parts_of
-    )
-    write_partition_parts(smk.output.parts, PartitionParts(entries, case_rows, rows_file))
+    case_rows, cases_written = update_case_rows(smk.output.parts, entries, previous, parts_of)
+    write_partition_parts(smk.output.parts, PartitionParts(entries, case_rows))
     writer.save(smk.output.manifest)
     for page in writer.written:
         log.info("written: %s", page)

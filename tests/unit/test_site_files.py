@@ -206,8 +206,8 @@ def _update(parts_path, versions, previous):
         return next(v for v in versions if v.subject_id == subject_id)
 
     entries = [version_entry(v) for v in versions]
-    case_rows, rows_file, written = update_case_rows(parts_path, entries, previous, parts_of)
-    return PartitionParts(entries, case_rows, rows_file), written, asked
+    case_rows, written = update_case_rows(parts_path, entries, previous, parts_of)
+    return PartitionParts(entries, case_rows), written, asked
 
 
 def _rows(parts_path, parts, case_id):

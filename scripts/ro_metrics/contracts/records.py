@@ -336,13 +336,10 @@ class PartitionParts:
     change): every version's VersionEntry, and where each case's rows are in the
     partition's case rows file (one file of every case's rows, case by case; its
     CaseRegion).
-
-    rows_file: [size, mtime_ns] of the case rows file after writing (None: no file).
     """
 
     versions: list[VersionEntry]  # by subject_id, subject_version
     case_rows: dict[str, CaseRegion]  # case_id → its rows' region of the case rows file
-    rows_file: list | None
 
 
 def as_fields(record) -> dict:
@@ -495,7 +492,6 @@ def read_partition_parts(path) -> PartitionParts | None:
             case_id: CaseRegion(offset, length, sha256, [CaseBlock(*block) for block in blocks])
             for case_id, (offset, length, sha256, blocks) in document["case_rows"].items()
         },
-        rows_file=document["rows_file"],
     )
 
 

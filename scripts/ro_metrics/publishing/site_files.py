@@ -265,18 +265,22 @@ def _rows_by_case(versions: list[VersionEntry]) -> dict[str, list[tuple[str, str
     return dict(sorted(by_case.items()))
 
 
-def region_bytes(content: bytes, region: CaseRegion) -> bytes | None:
-    """A case's region of a case rows file's content, if it is still what was written
-    (its SHA-256); None if not."""
-    data = content[region.offset : region.offset + region.length]
+def _as_written(data: bytes, region: CaseRegion) -> bytes | None:
+    """data, read from the region's place, if it is what was written there."""
     if len(data) != region.length or hashlib.sha256(data).hexdigest() != region.sha256:
         return None
     return data
 
 
+def region_bytes(content: bytes, region: CaseRegion) -> bytes | None:
+    """A case's region of a case rows file's content, if it is still what was written
+    (its SHA-256); None if not."""
+    return _as_written(content[region.offset : region.offset + region.length], region)
+
+
 def read_region(handle: int, region: CaseRegion) -> bytes | None:
     """region_bytes of a case rows file open as `handle` (os.open), read alone."""
-    return region_bytes(os.pread(handle, region.length, region.offset), region._replace(offset=0))
+    return _as_written(os.pread(handle, region.length, region.offset), region)
 
 
 def block_rows(data: bytes, blocks: list[CaseBlock]) -> list[dict[str, bytes]]:
@@ -294,10 +298,10 @@ def block_rows(data: bytes, blocks: list[CaseBlock]) -> list[dict[str, bytes]]:
 
 def update_case_rows(
     parts_path, versions: list[VersionEntry], previous: PartitionParts | None, parts_of
-) -> tuple[dict[str, CaseRegion], list | None, list[str]]:
+) -> tuple[dict[str, CaseRegion], list[str]]:
     """Write a partition's case rows file (every case's rows, case by case, each
     version's in every edition) if its bytes change. Returns PartitionParts.case_rows
-    and .rows_file, and the cases whose rows changed.
+    and the cases whose rows changed.
 
     A case's rows are taken from the last run's file when the last run's PartitionParts
     (previous; None: nothing is kept) lists the same versions' rows, by digest, and
@@ -308,7 +312,7 @@ def update_case_rows(
     """
     path = case_rows_file(parts_path)
     old = b""
-    if previous is not None and previous.rows_file is not None and path.is_file():
+    if previous is not None and path.is_file():
         old = path.read_bytes()
     before = previous.case_rows if previous else {}
     regions: dict[str, CaseRegion] = {}
@@ -352,4 +356,4 @@ def update_case_rows(
     # The case rows of the layout before this file (one JSON file per case, 2,400 at
     # size L) would only fill the cache.
     shutil.rmtree(path.with_suffix(".cases"), ignore_errors=True)
-    return regions, _on_disk(path), written
+    return regions, written

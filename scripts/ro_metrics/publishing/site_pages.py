@@ -728,28 +728,6 @@ def version_parts(
     )
 
 
-def render_case_page(
-    *,
-    case_id: str,
-    gold: PublicGold,
-    parts: list[CasePart],
-    benchmark_version: str,
-    t: Language,
-) -> str:
-    """The page of one case in language t: the runs of every subject version, sortable.
-    The parts come in (subject_id, subject_version) order, each run by run: not in
-    leaderboard order, so that a ranking change elsewhere does not rewrite every case
-    page."""
-    before, after = case_page_around(
-        case_id=case_id,
-        gold=gold,
-        counts=[part.counts for part in parts],
-        benchmark_version=benchmark_version,
-        t=t,
-    )
-    return before + "".join(part.rows_html[t.code] for part in parts) + after
-
-
 def case_page_around(
     *,
     case_id: str,
@@ -758,9 +736,12 @@ def case_page_around(
     benchmark_version: str,
     t: Language,
 ) -> tuple[str, str]:
-    """What render_case_page writes before and after the rows of the versions whose
-    CasePart.counts are `counts` (the case pages job joins the rows' bytes between
-    them; with no versions, the page says there are no runs and has no rows)."""
+    """The page of one case in language t, before and after the rows of its versions
+    (their CasePart.rows_html, whose CasePart.counts are `counts`), which the case pages
+    job joins between them as bytes: the runs of every subject version, sortable. The
+    versions come in (subject_id, subject_version) order, each run by run: not in
+    leaderboard order, so that a ranking change elsewhere does not rewrite every case
+    page. With no versions, the page says there are no runs and has no rows."""
     page = case_page(case_id)
     root = _root(page)
     n_runs, n_pass, n_conditional, n_fail, n_critical = (
