@@ -97,3 +97,39 @@ def test_a_loaded_library_is_still_used_and_a_missing_method_changes_nothing():
         pass
 
     assert not store_script_params_without_importing(Other)
+
+
+EXIT_CHECK = """
+import atexit, gc, sys
+
+
+class Noted:
+    def __del__(self):
+        print("collected")
+
+
+def at_the_end():
+    # Registered first, so it runs after every handler registered later.
+    print("frozen", gc.get_freeze_count() > 0)
+    made = Noted()
+    made.itself = made  # a cycle made after the freeze: collected as usual
+    del made
+    gc.collect()
+
+
+atexit.register(at_the_end)
+from ro_metrics.contracts.files import without_cycle_collector  # noqa: E402
+from ro_metrics.engine_settings import skip_collector_at_exit  # noqa: E402
+
+if sys.argv[1] == "applied":
+    skip_collector_at_exit()
+elif sys.argv[1] == "step":
+    without_cycle_collector()
+"""
+
+
+def test_the_exit_skips_the_collector_over_what_is_alive_once_applied():
+    assert printed(EXIT_CHECK, "as-shipped").split("\n") == ["frozen False", "collected"]
+    # A step's process applies it with the collector off.
+    for mode in ("applied", "step"):
+        assert printed(EXIT_CHECK, mode).split("\n") == ["frozen True", "collected"]

@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
 from ro_metrics.engine_settings import (
     hash_params_without_pandas,
+    skip_collector_at_exit,
     store_script_params_without_importing,
 )
 from ro_metrics.module_graph import CodeGraph
@@ -139,10 +140,11 @@ if config["changes_since"]:
         )
 
 
-# Snakemake's params check and its script jobs' params without importing pandas
-# (ro_metrics/engine_settings.py).
+# Snakemake's params check and its script jobs' params without importing pandas, and
+# its exit without the collector's passes (ro_metrics/engine_settings.py).
 hash_params_without_pandas(PersistenceBase)
 store_script_params_without_importing(ScriptObject)
+skip_collector_at_exit()
 
 
 def shorten_rate_limiter_timer(settings):
