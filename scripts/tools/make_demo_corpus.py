@@ -344,7 +344,9 @@ def scoring_obj(
             entry["justification_long"] = long_justification
         crit[name] = entry
     return {
-        "evaluation_id": f"eval-{ref.subject_id}-{ref.case_id}-{ref.run_id}-{reviewer}",
+        # The benchmark's convention: no subject in the id, so one id repeats across the
+        # subjects scored on a (case, run, reviewer) (validation-rules.md).
+        "evaluation_id": f"eval-{ref.case_id}-{ref.run_id}-{reviewer}",
         "benchmark_version": BENCHMARK_VERSION,
         "scoring_timestamp_utc": timestamp,
         "reviewer_id": reviewer,

@@ -399,7 +399,7 @@ def check_variety(c: dict) -> None:
         ("atlas-7b", "RO-MECH-004", "run-2026-05-12-002"),
         ("atlas-7b", "RO-NOWE-006", "run-2026-05-12-001"),
         ("cirrus-reasoner", "RO-FOUL-006", "run-2026-05-14-002"),
-        ("expert-rules-ro", "RO-OXID-004", "run-2026-05-15-001"),
+        ("expert-rules-ro", "RO-OXID-004", "run-2026-05-14-001"),
     ]
     # 1-2 runs per (subject version, case).
     runs = Counter((r["subject_version"], r["case_id"]) for r in c["responses"].values())
@@ -489,3 +489,22 @@ def test_readme_documents_the_command_counts_and_per_version_table():
             sum(r["raw"] > r["ceiling"] for r in rr),
         ]
         assert "| " + " | ".join(map(str, cells)) + " |" in text
+
+
+def test_demo_evaluation_ids_follow_the_benchmarks_convention_and_repeat_across_subjects():
+    """eval-<case_id>-<run_id>-<reviewer_id>, no subject: as in the real v1.0 corpus, one
+    id stands in several subjects' folders (here cirrus-reasoner and expert-rules-ro,
+    whose runs share the date 2026-05-14), and is unique within each folder."""
+    folders_of = {}
+    for path in sorted((DEMO / "scoring" / V).rglob("*.json")):
+        match = SCORING_NAME.fullmatch(path.name)
+        evaluation_id = json.loads(path.read_text("utf-8"))["evaluation_id"]
+        assert evaluation_id == f"eval-{match['case']}-{match['run']}-{match['rev']}"
+        folders_of.setdefault(evaluation_id, []).append(path.parent.name)
+    for folders in folders_of.values():
+        assert len(folders) == len(set(folders))
+    shared = {key: folders for key, folders in folders_of.items() if len(folders) > 1}
+    assert {tuple(folders) for folders in shared.values()} == {
+        ("cirrus-reasoner", "expert-rules-ro")
+    }
+    assert len(shared) == 16

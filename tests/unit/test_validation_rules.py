@@ -7,9 +7,10 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ro_metrics.contracts.records import EvaluationId, PartitionSummary, Problem
+from ro_metrics.contracts.records import Problem
 from ro_metrics.contracts.vocabulary import newest_timestamp, timestamp_instant, utc_text
-from ro_metrics.corpus.cross_check import duplicate_evaluation_ids, llm_version_problems
+from ro_metrics.corpus.cross_check import llm_version_problems
+from ro_metrics.corpus.partition import duplicate_evaluation_ids
 from support import REPO
 
 # 2026-05-13T10:00:00Z is 1,778,666,400 s after the epoch: 20,586 days (1970-01-01 to
@@ -172,29 +173,26 @@ def test_the_published_sample_and_the_demo_registry_follow_the_llm_rules(registr
             assert llm_version_problems(index, subject) == []
 
 
-def summary(partition, *pairs):
-    return PartitionSummary(
-        partition=partition,
-        n_files=0,
-        problems=[],
-        versions=[],
-        unscored=[],
-        scored_cases={},
-        evaluation_ids=[EvaluationId(*pair) for pair in pairs],
-        file_digests=[],
-    )
+def test_one_evaluation_id_twice_in_a_subjects_folder_names_both_files():
+    scorings = [
+        ("scoring/v1.0/a/x.json", "ev-1"),
+        ("scoring/v1.0/a/y.json", "ev-2"),
+        ("scoring/v1.0/a/w.json", "ev-1"),
+        ("scoring/v1.0/a/v.json", "ev-1"),
+    ]
+    also = "evaluation_id: 'ev-1' is not unique within the subject's folder (also in: "
+    assert duplicate_evaluation_ids(scorings) == [
+        Problem("scoring/v1.0/a/v.json", also + "scoring/v1.0/a/w.json, scoring/v1.0/a/x.json)"),
+        Problem("scoring/v1.0/a/w.json", also + "scoring/v1.0/a/v.json, scoring/v1.0/a/x.json)"),
+        Problem("scoring/v1.0/a/x.json", also + "scoring/v1.0/a/v.json, scoring/v1.0/a/w.json)"),
+    ]
 
 
-def test_a_duplicate_evaluation_id_is_found_across_partitions_and_names_every_file():
-    partitions = [
-        summary("0", ("ev-1", "scoring/v1.0/a/x.json"), ("ev-2", "scoring/v1.0/a/y.json")),
-        summary("1", ("ev-1", "scoring/v1.0/b/z.json"), ("ev-3", "scoring/v1.0/b/w.json")),
-        summary("2", ("ev-1", "scoring/v1.0/c/v.json")),
+def test_one_evaluation_id_in_several_subjects_folders_is_accepted():
+    """The benchmark's own convention: eval-<case_id>-<run_id>-<reviewer_id>, no subject."""
+    evaluation_id = "eval-RO-FOUL-001-run-2026-05-12-001-R01"
+    scorings = [
+        (f"scoring/v1.0/{subject}/RO-FOUL-001__run-2026-05-12-001__eval-R01.json", evaluation_id)
+        for subject in ("claude-haiku-4-5", "gpt-5", "mistral-small-3")
     ]
-    also = "evaluation_id: 'ev-1' is not unique across the corpus (also in: "
-    assert duplicate_evaluation_ids(partitions) == [
-        Problem("scoring/v1.0/a/x.json", also + "scoring/v1.0/b/z.json, scoring/v1.0/c/v.json)"),
-        Problem("scoring/v1.0/b/z.json", also + "scoring/v1.0/a/x.json, scoring/v1.0/c/v.json)"),
-        Problem("scoring/v1.0/c/v.json", also + "scoring/v1.0/a/x.json, scoring/v1.0/b/z.json)"),
-    ]
-    assert duplicate_evaluation_ids(partitions[:1]) == []
+    assert duplicate_evaluation_ids(scorings) == []

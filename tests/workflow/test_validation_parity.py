@@ -660,7 +660,7 @@ def test_a_duplicate_evaluation_id_names_both_files(file_rules_run):
     second = scoring(ATLAS_R, "RO-OXID-004__run-2026-05-12-001", "R02")
     for path, other in [(first, second), (second, first)]:
         [message] = [m for m in file_rules_run.messages(path) if "evaluation_id" in m]
-        assert "is not unique across the corpus" in message
+        assert "is not unique within the subject's folder" in message
         assert f"(also in: {other})" in message
 
 

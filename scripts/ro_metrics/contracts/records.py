@@ -40,13 +40,6 @@ class ScoredRun(NamedTuple):
     correctness: float
 
 
-class EvaluationId(NamedTuple):
-    """A scoring's evaluation_id and its file: the id must be unique across the corpus."""
-
-    evaluation_id: str
-    path: str
-
-
 class PublicAnswer(NamedTuple):
     """The public fields of a response: what the site shows, and all a quote is drawn from.
 
@@ -210,7 +203,6 @@ class PartitionSummary:
     versions: list[VersionCount]
     unscored: list[UnscoredResponse]
     scored_cases: dict[str, int]  # case_id → scored runs in the partition
-    evaluation_ids: list[EvaluationId]  # of every valid scoring, sorted
     file_digests: list[InputDigest]  # every file read, sorted by path
 
 
@@ -370,7 +362,6 @@ def read_partition_summary(path) -> PartitionSummary:
         versions=[VersionCount(*version) for version in document["versions"]],
         unscored=[UnscoredResponse(*row) for row in document["unscored"]],
         scored_cases=document["scored_cases"],
-        evaluation_ids=[EvaluationId(*pair) for pair in document["evaluation_ids"]],
         file_digests=[InputDigest(*entry) for entry in document["file_digests"]],
     )
 

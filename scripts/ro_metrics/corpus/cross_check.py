@@ -136,27 +136,6 @@ def normalised_name(name: str) -> str:
     return name.lower().replace(".", "-").replace("_", "-")
 
 
-def duplicate_evaluation_ids(partitions: list[PartitionSummary]) -> list[Problem]:
-    """Every scoring whose evaluation_id another scoring of the corpus also has."""
-    files = defaultdict(list)
-    for partition in partitions:
-        for evaluation_id, path in partition.evaluation_ids:
-            files[evaluation_id].append(path)
-    problems = []
-    for evaluation_id, paths in sorted(files.items()):
-        if len(paths) > 1:
-            for path in sorted(paths):
-                others = ", ".join(other for other in sorted(paths) if other != path)
-                problems.append(
-                    Problem(
-                        path,
-                        f"evaluation_id: {evaluation_id!r} is not unique across the corpus "
-                        f"(also in: {others})",
-                    )
-                )
-    return problems
-
-
 def resolve_tracks(versions, registry, problem) -> dict[tuple[str, str], str]:
     """The track of every version: the registry's sampling_policy.kind, else the one
     track its responses declare, else classic. Responses of one version that declare
@@ -213,7 +192,6 @@ def cross_check(
     versions = [row for partition in partitions for row in partition.versions]
     for partition in partitions:
         problems.extend(partition.problems)
-    problems.extend(duplicate_evaluation_ids(partitions))
     if not versions and not problems:
         problem(responses_dir(version), "the corpus has no responses")
 

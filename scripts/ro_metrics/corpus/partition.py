@@ -2,8 +2,10 @@
 
 Reads the files listed in the partition's manifest, validates each against its JSON
 Schema and against its path, and checks what can be checked inside one subject:
-every scoring has its response, with the same subject_version, and at most one
-scoring exists per (case, subject, run). Problems are collected, not raised: the
+every scoring has its response, with the same subject_version, at most one
+scoring exists per (case, subject, run), and no two scorings of a subject's folder
+share an evaluation_id (the benchmark's ids leave out the subject, so the same id in
+two subjects' folders is normal). Problems are collected, not raised: the
 cross-check step reports those of every partition together.
 
 The job keeps what it learnt of each file (its digest, the fields later steps need,
@@ -24,7 +26,6 @@ import orjson
 from ro_metrics.contracts.files import json_bytes, tell
 from ro_metrics.contracts.records import (
     CriticalFail,
-    EvaluationId,
     InputDigest,
     PartitionSummary,
     Problem,
@@ -235,6 +236,31 @@ class PartitionLoad:
     critical_fails: list[CriticalFail]
 
 
+def duplicate_evaluation_ids(scorings: list[tuple[str, str]]) -> list[Problem]:
+    """Every scoring whose evaluation_id another scoring of its subject's folder has.
+
+    `scorings`: (path, evaluation_id) of each scoring. The benchmark names a scoring
+    `eval-<case_id>-<run_id>-<reviewer_id>`, without the subject, so one id in several
+    subjects' folders is normal (validation-rules.md).
+    """
+    paths_of = defaultdict(list)
+    for path, evaluation_id in scorings:
+        paths_of[(path.rpartition("/")[0], evaluation_id)].append(path)
+    problems = []
+    for (_, evaluation_id), paths in sorted(paths_of.items()):
+        paths.sort()
+        for path in paths if len(paths) > 1 else ():
+            others = ", ".join(other for other in paths if other != path)
+            problems.append(
+                Problem(
+                    path,
+                    f"evaluation_id: {evaluation_id!r} is not unique within the subject's "
+                    f"folder (also in: {others})",
+                )
+            )
+    return problems
+
+
 def partition_summary(partition: str, files: dict, version: str) -> PartitionLoad:
     """Cross-file checks inside the partition; its summary and its scored runs."""
     problems = []
@@ -252,7 +278,8 @@ def partition_summary(partition: str, files: dict, version: str) -> PartitionLoa
         else:
             subject_id, case_id, run_id, reviewer_id, *scored, evaluation_id = record
             scorings[(subject_id, case_id, run_id)].append((path, reviewer_id, scored))
-            evaluation_ids.append(EvaluationId(evaluation_id, path))
+            evaluation_ids.append((path, evaluation_id))
+    problems += duplicate_evaluation_ids(evaluation_ids)
 
     scored_runs, published_runs, critical_fails = [], [], []
     for key, found in sorted(scorings.items()):
@@ -337,7 +364,6 @@ def partition_summary(partition: str, files: dict, version: str) -> PartitionLoa
             if (subject_id, case_id, run_id) not in scored_keys
         ],
         scored_cases=dict(sorted(Counter(run.case_id for run in scored_runs).items())),
-        evaluation_ids=sorted(evaluation_ids),
         file_digests=file_digests,
     )
     return PartitionLoad(summary, scored_runs, published_versions(published_runs), critical_fails)
