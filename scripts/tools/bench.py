@@ -274,8 +274,9 @@ class Bench:
         scoring["response_ref"] = {
             key: answer[key] for key in ("case_id", "subject_id", "subject_version", "run_id")
         }
-        # A new scoring has an evaluation_id of its own (unique across the corpus).
-        scoring["evaluation_id"] = f"bench-{subject}-{response.stem}"
+        # The benchmark's convention, unique within the subject's folder.
+        case_id, run_id = response.stem.split("__")
+        scoring["evaluation_id"] = f"eval-{case_id}-{run_id}-{scoring['reviewer_id']}"
         target = template.parent / f"{response.stem}__eval-{scoring['reviewer_id']}.json"
         target.write_text(json.dumps(scoring, indent=2), "utf-8")
 

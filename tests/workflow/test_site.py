@@ -22,41 +22,13 @@ import io
 import json
 import re
 from collections import Counter, defaultdict
-from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pytest
 
 from ro_metrics.publishing.site_files import case_page, edition_page, run_anchor, version_page
+from site_links import link_check, parse
 from support import DEMO_CORPUS, REPO, corpus_copy, run_workflow, tree_digest, workflow_copy
-
-
-class Page(HTMLParser):
-    """The ids, links and text of one page."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.ids, self.links, self.tags, self.texts = set(), [], Counter(), []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        self.tags[tag] += 1
-        if "id" in attrs:
-            self.ids.add(attrs["id"])
-        for name in ("href", "src"):
-            if attrs.get(name) is not None:
-                self.links.append(attrs[name])
-
-    def handle_data(self, data):
-        self.texts.append(data)
-
-
-def parse(path: Path) -> Page:
-    page = Page()
-    page.feed(path.read_text("utf-8"))
-    page.close()
-    return page
 
 
 def read_csv(path: Path) -> list[dict]:
@@ -104,29 +76,6 @@ def test_one_page_per_scored_version_and_case_and_an_index(site, results):
     # fjord-13b has responses but no scoring: no page, as on the leaderboard.
     assert not (site / "versions/fjord-13b").exists()
     assert not (site / "es/versions/fjord-13b").exists()
-
-
-def link_check(site: Path) -> tuple[list[tuple[str, str]], int]:
-    """(page, link) of every link of the site whose file or anchor does not exist, and
-    the number of links checked. A link leaving the site or naming a host is broken too."""
-    pages = {path.relative_to(site).as_posix(): parse(path) for path in site.rglob("*.html")}
-    broken, checked = [], 0
-    for name, page in pages.items():
-        for link in page.links:
-            checked += 1
-            parts = urlsplit(link)
-            target = (site / name).parent / unquote(parts.path) if parts.path else site / name
-            target = target.resolve()
-            key = (
-                target.relative_to(site.resolve()).as_posix()
-                if target.is_relative_to(site.resolve())
-                else None
-            )
-            anchor = unquote(parts.fragment)
-            unknown = key not in pages or (anchor and anchor not in pages[key].ids)
-            if parts.scheme or parts.netloc or unknown:
-                broken.append((name, link))
-    return broken, checked
 
 
 def test_the_link_check_finds_a_missing_page_a_missing_anchor_and_a_remote_link(tmp_path):
