@@ -51,7 +51,7 @@ def add_and_rescore(corpus):
     rescored["scoring_timestamp_utc"] = "2026-05-17T08:00:00Z"
     (folder / RESCORED).write_text(json.dumps(rescored, ensure_ascii=False, indent=2) + "\n")
     added = json.loads((folder / "RO-MECH-001__run-2026-05-12-002__eval-R01.json").read_text())
-    added["evaluation_id"] = "eval-atlas-7b-RO-MECH-004-run-2026-05-12-002-R02"
+    added["evaluation_id"] = "eval-RO-MECH-004-run-2026-05-12-002-R02"
     added["reviewer_id"] = "R02"
     added["response_ref"].update(case_id="RO-MECH-004", run_id="run-2026-05-12-002")
     added["scoring_timestamp_utc"] = "2026-05-17T09:00:00Z"
@@ -77,7 +77,7 @@ def test_the_report_names_the_added_and_the_rescored_scoring(history):
     root, _, _ = history
     assert (root / "results" / "changes.csv").read_bytes().decode("utf-8") == EXPECTED_CSV
     report = (root / "results" / "changes.md").read_text("utf-8")
-    assert report.startswith("# Changes since the snapshot of 2026-05-16\n")
+    assert report.startswith("# Changes since the snapshot of 2026-05-15\n")
     assert "Inputs: scorings 1 added, 1 changed (415 files now)." in report
     assert r"RO-MECH-004\_\_run-2026-05-12-002\_\_eval-R02.json added" in report
 
@@ -86,7 +86,7 @@ def test_the_page_shows_the_section(history):
     root, _, _ = history
     page = (root / "results" / "leaderboard.html").read_text("utf-8")
     section = page.split('<section id="changes">', 1)[1].split("</section>", 1)[0]
-    assert "Changes since the snapshot of 2026-05-16" in section
+    assert "Changes since the snapshot of 2026-05-15" in section
     assert f"{SCORINGS}/{ADDED} added" in section
     assert section.count("<tr>") == 2 + 5 + 3
 
@@ -109,7 +109,7 @@ def test_an_older_snapshot_without_per_file_digests_still_compares(history, tmp_
     copy = workflow_copy(tmp_path / "wf")
     shutil.copytree(root / "corpus", copy / "corpus")
     shutil.copytree(root / "results" / "historico", copy / "results" / "historico")
-    snapshot = copy / "results" / "historico" / "2026-05-16"
+    snapshot = copy / "results" / "historico" / "2026-05-15"
     for name in ("input_files.csv", "criterion_scores.csv", "changes.csv", "changes.md"):
         (snapshot / name).unlink()
     run = run_workflow(copy, corpus="corpus")
@@ -129,7 +129,7 @@ def test_changes_since_must_name_a_date_with_a_snapshot(history):
     assert early.returncode != 0
     assert (
         "Invalid configuration: changes_since: no snapshot in results/historico/ is dated on "
-        "or before 2026-01-01 (snapshots: 2026-05-16)"
+        "or before 2026-01-01 (snapshots: 2026-05-15)"
     ) in early.output
     assert "Traceback" not in early.output
     malformed = run_workflow(root, "--dry-run", corpus="corpus", changes_since="16/05/2026")
@@ -143,17 +143,17 @@ def test_a_broken_snapshot_is_named_and_nothing_is_published(history, tmp_path):
     shutil.copytree(root / "corpus", copy / "corpus")
     shutil.copytree(root / "results", copy / "results")
     published = tree_digest(copy / "results")
-    snapshot = copy / "results" / "historico" / "2026-05-16"
+    snapshot = copy / "results" / "historico" / "2026-05-15"
     (snapshot / "per_run.csv").unlink()
     # Any change of an input makes the changes step run again.
     scoring = copy / "corpus" / SCORINGS / RESCORED
     scoring.write_text(scoring.read_text("utf-8").replace('"R01"', '"R01"', 1) + " ", "utf-8")
     run = run_workflow(copy, corpus="corpus")
     assert run.returncode != 0
-    assert f"Cannot compare with the snapshot {Path('results/historico/2026-05-16')}" in run.output
+    assert f"Cannot compare with the snapshot {Path('results/historico/2026-05-15')}" in run.output
     assert "per_run.csv: missing from the snapshot" in run.output
     assert "Traceback" not in run.output
-    del published["historico/2026-05-16/per_run.csv"]
+    del published["historico/2026-05-15/per_run.csv"]
     assert tree_digest(copy / "results") == published
 
 

@@ -32,8 +32,8 @@ def published(tmp_path_factory):
 def test_snapshot_lifecycle(published):
     workdir, config, date = published
     results = workdir / "out"
-    # The demo's newest scoring is 2026-05-16T12:43:22Z.
-    assert date == "2026-05-16"
+    # The demo's newest scoring is 2026-05-15T14:11:13Z.
+    assert date == "2026-05-15"
 
     first = run_workflow(workdir, "snapshot", **config)
     assert first.returncode == 0, first.output
