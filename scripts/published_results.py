@@ -41,7 +41,6 @@ docs/performance.md):
    results/ never holds tables of telemetry the corpus no longer has.
 """
 
-import hashlib
 import sys
 import time
 from collections import Counter
@@ -195,12 +194,7 @@ def build_leaderboard(smk, verdict: Verdict, last_update: str, log) -> Leaderboa
     editions = (ENGLISH, SPANISH)
     pages = {}
     requests = {
-        (code, key): DiagramRequest(
-            bins,
-            " · ".join(key),
-            hashlib.sha256("\t".join(key).encode("utf-8")).hexdigest()[:12],
-            diagram_text(language(code)),
-        )
+        (code, key): DiagramRequest(bins, " · ".join(key), diagram_text(language(code)))
         for code in editions
         for key, bins in calibration.items()
     }
@@ -209,12 +203,12 @@ def build_leaderboard(smk, verdict: Verdict, last_update: str, log) -> Leaderboa
         t = language(code)
         diagrams = {}
         for key, bins in calibration.items():
-            bins, title, salt, words = requests[code, key]
-            svg = reliability_svg(bins, title, salt, smk.params.diagram_cache, words)
-            used.add(diagram_key(bins, title, salt, words))
+            bins, title, words = requests[code, key]
+            svg = reliability_svg(bins, title, smk.params.diagram_cache, words)
+            used.add(diagram_key(bins, title, words))
             if code == ENGLISH:
                 write_bytes_atomic(figures / diagram_name(*key), svg.encode("utf-8"))
-            diagrams[key] = (inline(svg, f"d{salt}"), bins)
+            diagrams[key] = (inline(svg), bins)
         page = render_page(
             **common,
             families=families,

@@ -7,8 +7,7 @@ import yaml
 from support import REPO
 
 # conda-forge names of the PyPI packages whose names differ.
-# matplotlib-base is conda-forge's matplotlib without a GUI toolkit, what pip installs.
-CONDA_NAME = {"fastjsonschema": "python-fastjsonschema", "matplotlib": "matplotlib-base"}
+CONDA_NAME = {"fastjsonschema": "python-fastjsonschema"}
 
 
 def pip_pins(name: str) -> dict[str, str]:

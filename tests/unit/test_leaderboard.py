@@ -19,10 +19,10 @@ from ro_metrics.publishing.reliability_diagram import (
     DiagramText,
     diagram_key,
     diagram_name,
-    draw,
     draw_missing,
     reliability_svg,
 )
+from ro_metrics.publishing.reliability_svg import reliability_svg_text
 from ro_metrics.publishing.snapshot import earlier_snapshots
 from support import COMMITTED_RESULTS, DEMO_CORPUS
 
@@ -279,15 +279,15 @@ def test_committed_page_shows_intervals_and_tie_groups():
 def test_only_the_diagrams_missing_from_the_cache_are_drawn(tmp_path):
     words = DiagramText("Confidence", "Accuracy", ",")
     requests = [
-        DiagramRequest(((m, m + 1, Fraction(m, 10), Fraction(1, m)),), f"s{m} · v", f"0{m}", words)
+        DiagramRequest(((m, m + 1, Fraction(m, 10), Fraction(1, m)),), f"s{m} · v", words)
         for m in range(1, 17)
     ]
-    cache, alone = tmp_path / "cache", tmp_path / "alone"
+    cache = tmp_path / "cache"
     assert draw_missing(requests[:2], cache) == 2
     assert draw_missing(requests, cache) == 14  # the first two are in the cache already
     assert draw_missing(requests, cache) == 0
     for request in requests:
         key = diagram_key(*request)
-        expected = draw(*request[:3], alone, request.words)
+        expected = reliability_svg_text(*request)
         assert (cache / f"{key}.svg").read_text("utf-8") == expected
-        assert reliability_svg(*request[:3], cache, request.words) == expected
+        assert reliability_svg(request.bins, request.title, cache, request.words) == expected

@@ -13,7 +13,6 @@ TOOLS = (
     "fastjsonschema",
     "orjson",
     "PyYAML",
-    "matplotlib",
     "numpy",
     "pandas",
 )
