@@ -5,8 +5,6 @@ import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
-from snakemake.iocontainers import Snakemake as ScriptObject
-from snakemake.persistence import PersistenceBase
 from snakemake.utils import validate
 
 # The one sys.path entry of the project: the parse-time imports below (manifests,
@@ -15,11 +13,7 @@ from snakemake.utils import validate
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
 from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
-from ro_metrics.engine_settings import (
-    hash_params_without_pandas,
-    skip_collector_at_exit,
-    store_script_params_without_importing,
-)
+from ro_metrics.engine_settings import skip_collector_at_exit
 from ro_metrics.module_graph import CodeGraph
 from ro_metrics.publishing.snapshot import snapshot_dates
 from ro_metrics.publishing.site_files import drop_outdated_manifests
@@ -140,10 +134,7 @@ if config["changes_since"]:
         )
 
 
-# Snakemake's params check and its script jobs' params without importing pandas, and
-# its exit without the collector's passes (ro_metrics/engine_settings.py).
-hash_params_without_pandas(PersistenceBase)
-store_script_params_without_importing(ScriptObject)
+# Snakemake's exit without the collector's passes (ro_metrics/engine_settings.py).
 skip_collector_at_exit()
 
 
