@@ -1,70 +1,17 @@
 """Settings of the Snakemake engine itself that the command line cannot give, and of
 the Python processes it runs.
 
+No method of Snakemake is patched here: a patched private method keeps its name under
+a later Snakemake while its behaviour changes unnoticed. A setting that relies on how
+Snakemake uses an attribute has a test of that use on the installed Snakemake
+(tests/unit/test_snakemake_internals.py), which fails when an upgrade changes it.
+
 Layer-free: it imports nothing of the package (workflow/rules/common.smk applies it
 while the workflow is parsed).
 """
 
 import atexit
 import gc
-import sys
-
-
-def hash_params_without_pandas(persistence_class) -> bool:
-    """Compare params with Snakemake's builtin serializer, without importing pandas;
-    True if applied.
-
-    To record and compare each job's params (the `params` rerun trigger), Snakemake
-    picks a serializer that imports pandas whenever pandas is installed, only to hash
-    DataFrame params: 0.3 s of every run, a no-op included, in this environment (where
-    the changes step needs pandas). Our params are numbers, strings and a dict of
-    paths, for which that serializer returns the builtin one's text (repr): the
-    recorded params and their comparison are unchanged. Applied only if Snakemake
-    still has both (pinned 9.27; a later version keeps its own behaviour).
-    """
-    chooser = getattr(persistence_class, "_serialize_param", None)
-    if not isinstance(chooser, property) or not hasattr(
-        persistence_class, "_serialize_param_builtin"
-    ):
-        return False
-    persistence_class._serialize_param = property(lambda self: self._serialize_param_builtin)
-    return True
-
-
-# The modules Snakemake's script preamble looks for among a job's params.
-_PARAM_LIBRARIES = ("pandas", "numpy", "polars")
-
-
-def store_script_params_without_importing(snakemake_class) -> bool:
-    """Write a script job's params without importing pandas, numpy or polars; True if
-    applied.
-
-    For the preamble of every script job, Snakemake stores the job's params through
-    Snakemake._safely_store_params, which imports pandas, numpy and polars to convert
-    any DataFrame, Series or array among them: in the main process, on the first
-    script job of every run, ~0.5 s (pandas) before that job can start. A param can
-    only be one of those objects if its library is imported already, so a library
-    not imported yet is reported missing to that method (as when it is not installed)
-    and its conversion, which could not apply, is skipped: the stored params are the
-    same. Applied only if Snakemake still has that method (pinned 9.27).
-    """
-    original = getattr(snakemake_class, "_safely_store_params", None)
-    if not callable(original):
-        return False
-
-    def store_params(self, params):
-        missing = [name for name in _PARAM_LIBRARIES if name not in sys.modules]
-        for name in missing:
-            sys.modules[name] = None  # `import name` raises ModuleNotFoundError
-        try:
-            return original(self, params)
-        finally:
-            for name in missing:
-                if sys.modules.get(name) is None:
-                    del sys.modules[name]
-
-    snakemake_class._safely_store_params = store_params
-    return True
 
 
 def skip_collector_at_exit() -> None:
@@ -85,3 +32,22 @@ def skip_collector_at_exit() -> None:
     """
     atexit.unregister(gc.freeze)
     atexit.register(gc.freeze)
+
+
+def shorten_rate_limiter_timer(settings) -> None:
+    """Keep Snakemake's default job rate (100 jobs/s) on a 50 ms window instead of 1 s.
+
+    settings: the run's scheduling settings (`workflow.scheduling_settings`), at onstart.
+    The limiter re-checks the queue on a timer thread with the window as delay, and
+    the interpreter waits for that thread at exit: with a 1 s window every run that
+    executes a job ends up to 1 s late, a third of an incremental run here. The
+    command line cannot say it (`10ms` parses as 10 minutes in Snakemake 9.27), and an
+    explicit --max-jobs-per-timespan is left as given.
+
+    It changes the settings' MaxJobsPerTimespan in place: Snakemake's JobRateLimiter
+    keeps that very object and reads its window at each check, and "100/1s" is the
+    command line's default (both checked in tests/unit/test_snakemake_internals.py).
+    """
+    limit = getattr(settings, "max_jobs_per_timespan", None)
+    if limit is not None and (limit.max_jobs, limit.timespan) == (100, 1):
+        limit.max_jobs, limit.timespan = 5, 0.05

@@ -1,29 +1,14 @@
-"""Snakemake's params check, as common.smk sets it: the same text, no pandas import."""
+"""The exit of a run's processes as engine_settings sets it: the collector skips what is
+alive at exit, and still collects what later exit handlers make."""
 
 import subprocess
 import sys
 
-from ro_metrics.engine_settings import (
-    hash_params_without_pandas,
-    store_script_params_without_importing,
-)
 from support import REPO
-
-CHECK = """
-import sys
-from snakemake.persistence import PersistenceBase
-from snakemake.persistence.file import FilePersistence
-from ro_metrics.engine_settings import hash_params_without_pandas
-if sys.argv[1] == "applied":
-    assert hash_params_without_pandas(PersistenceBase)
-persistence = FilePersistence.__new__(FilePersistence)  # the serializers only
-texts = [persistence._serialize_param(value) for value in (0.5, "v1.0", 2000, {"a": "b"})]
-print(texts, "pandas" in sys.modules)
-"""
 
 
 def printed(code: str, mode: str) -> str:
-    """What the code prints in a fresh interpreter (mode: applied or as-shipped)."""
+    """What the code prints in a fresh interpreter (mode: applied, step or as-shipped)."""
     completed = subprocess.run(
         [sys.executable, "-c", code, mode],
         capture_output=True,
@@ -32,71 +17,6 @@ def printed(code: str, mode: str) -> str:
         env={"PYTHONPATH": str(REPO / "scripts")},
     )
     return completed.stdout.strip()
-
-
-def serialized(mode: str) -> str:
-    return printed(CHECK, mode)
-
-
-def test_params_are_serialized_as_before_without_importing_pandas():
-    texts = "['0.5', \"'v1.0'\", '2000', \"{'a': 'b'}\"]"
-    # Snakemake's own choice imports pandas (installed here for the changes step).
-    assert serialized("as-shipped") == f"{texts} True"
-    assert serialized("applied") == f"{texts} False"
-
-
-def test_nothing_is_changed_in_a_snakemake_without_the_two_serializers():
-    class Other:
-        _serialize_param = None
-
-    assert not hash_params_without_pandas(Other)
-    assert Other._serialize_param is None
-
-
-SCRIPT_PARAMS = """
-import pickle, sys
-from snakemake.iocontainers import InputFiles, Log, OutputFiles, Params, Wildcards
-from snakemake.iocontainers import Snakemake
-from ro_metrics.engine_settings import store_script_params_without_importing
-if sys.argv[1] == "applied":
-    assert store_script_params_without_importing(Snakemake)
-params = Params(fromdict={"alpha": 0.5, "site": "/s", "paths": {"a": "b"}, "n": [1, 2]})
-job = Snakemake(
-    InputFiles(["in"]), OutputFiles(["out"]), params, Wildcards(), 1, {"mem_mb": 1}, Log(),
-    {"k": 1}, "rule", None, "/scripts",
-)
-print(pickle.dumps(job, protocol=4).hex(), "pandas" in sys.modules)
-"""
-
-
-def script_params(mode: str) -> tuple[str, str]:
-    pickled, imported = printed(SCRIPT_PARAMS, mode).split()
-    return pickled, imported
-
-
-def test_a_script_jobs_params_are_stored_as_before_without_importing_pandas():
-    shipped, applied = script_params("as-shipped"), script_params("applied")
-    assert shipped[1] == "True"  # Snakemake's own method imports pandas
-    assert applied == (shipped[0], "False")  # the same bytes for the script, no pandas
-
-
-def test_a_loaded_library_is_still_used_and_a_missing_method_changes_nothing():
-    import pandas  # noqa: F401 - loaded, as for a job whose params could hold a DataFrame
-
-    class Job:
-        def _safely_store_params(self, params):
-            import pandas as loaded  # what the original does
-
-            return loaded.__name__
-
-    assert store_script_params_without_importing(Job)
-    assert Job()._safely_store_params([]) == "pandas"
-    assert sys.modules["pandas"] is not None
-
-    class Other:
-        pass
-
-    assert not store_script_params_without_importing(Other)
 
 
 EXIT_CHECK = """

@@ -1,4 +1,5 @@
-"""The conda files carry exactly the pins of the pip path that CI installs."""
+"""The conda files carry exactly the pins of the pip path that CI installs, and the
+Snakefile requires the Snakemake pinned there."""
 
 import re
 
@@ -43,3 +44,11 @@ def test_rule_environment_equals_runtime_requirements():
     pins = conda_pins("workflow/envs/metrics.yaml")
     assert pins.pop("python") == "3.11"
     assert pins == expected
+
+
+def test_the_snakefile_requires_the_pinned_snakemake():
+    # The oldest Snakemake the tests run on is the pinned one: an older one may lack
+    # what tests/unit/test_snakemake_internals.py checks.
+    snakefile = (REPO / "Snakefile").read_text("utf-8")
+    [required] = re.findall(r'^min_version\("([^"]+)"\)$', snakefile, re.MULTILINE)
+    assert required == pip_pins("requirements.txt")["snakemake"]

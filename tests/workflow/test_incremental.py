@@ -53,9 +53,8 @@ def test_second_run_does_nothing(demo_run):
 
 
 def test_a_changed_parameter_reruns_what_takes_it(demo_run):
-    # Snakemake compares params with its builtin serializer (common.smk,
-    # engine_settings.hash_params_without_pandas): a changed alpha is still seen, by the
-    # steps whose params hold it and by what follows them.
+    # Snakemake's params rerun trigger: a changed alpha is seen by the steps whose params
+    # hold it and by what follows them.
     with demo_run.exclusive():
         planned = planned_jobs(demo_run.workdir, **demo_run.config, alpha=0.4)
     rerun = {"metrics_per_subject", "uncertainty", "publish"}

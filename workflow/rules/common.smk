@@ -5,8 +5,6 @@ import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
-from snakemake.iocontainers import Snakemake as ScriptObject
-from snakemake.persistence import PersistenceBase
 from snakemake.utils import validate
 
 # The one sys.path entry of the project: the parse-time imports below (manifests,
@@ -15,11 +13,7 @@ from snakemake.utils import validate
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
 from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
-from ro_metrics.engine_settings import (
-    hash_params_without_pandas,
-    skip_collector_at_exit,
-    store_script_params_without_importing,
-)
+from ro_metrics.engine_settings import shorten_rate_limiter_timer, skip_collector_at_exit
 from ro_metrics.module_graph import CodeGraph
 from ro_metrics.publishing.snapshot import snapshot_dates
 from ro_metrics.publishing.site_files import drop_outdated_manifests
@@ -140,27 +134,13 @@ if config["changes_since"]:
         )
 
 
-# Snakemake's params check and its script jobs' params without importing pandas, and
-# its exit without the collector's passes (ro_metrics/engine_settings.py).
-hash_params_without_pandas(PersistenceBase)
-store_script_params_without_importing(ScriptObject)
+# Snakemake's exit without the collector's passes (ro_metrics/engine_settings.py).
 skip_collector_at_exit()
 
 
-def shorten_rate_limiter_timer(settings):
-    """Keep Snakemake's default job rate (100 jobs/s) on a 50 ms window instead of 1 s.
-
-    The limiter re-checks the queue on a timer thread with the window as delay, and
-    the interpreter waits for that thread at exit: with a 1 s window every run that
-    executes a job ends up to 1 s late, a third of an incremental run here. The
-    command line cannot say it (`10ms` parses as 10 minutes in Snakemake 9.27), and an
-    explicit --max-jobs-per-timespan is left as given.
-    """
-    limit = getattr(settings, "max_jobs_per_timespan", None)
-    if limit is not None and (limit.max_jobs, limit.timespan) == (100, 1):
-        limit.max_jobs, limit.timespan = 5, 0.05
-
-
+# Both rely on how Snakemake uses attributes it does not document (the rate limiter's
+# settings object, the persistence's private _lockfile): each is checked on the
+# installed Snakemake by tests/unit/test_snakemake_internals.py.
 onstart:
     shorten_rate_limiter_timer(workflow.scheduling_settings)
     record_lock_owner(workflow.persistence)

@@ -186,6 +186,10 @@ def record_lock_owner(persistence) -> None:
     Snakemake removed the lock; a record outliving its lock (a kill in between)
     matches no lock file and is dropped by the next run.
     """
+    # Private, but the only place Snakemake says which lock files are this run's (the
+    # locks/ folder also holds other runs' locks, which must never be removed).
+    # tests/unit/test_snakemake_internals.py checks it on the installed Snakemake: the
+    # lock files a FilePersistence writes, by type, emptied when it unlocks.
     paths = getattr(persistence, "_lockfile", None) or {}
     lock_files = tuple(identity for identity in map(lock_file_identity, paths.values()) if identity)
     if not lock_files:
