@@ -19,33 +19,20 @@ imports nothing of the repository and is not imported by the tests.
 A run whose Snakemake must find other plugins (PYTHONPATH) is not forked from here:
 Snakemake collects its plugins when snakemake.cli is imported.
 
-The jobs of a forked run are forked too. A rule's script is a process of its own,
-`python <script>` (Snakemake's `sys.executable`, through the shell): ~0.2 s of imports
-before its first line (the script preamble's unpickling imports snakemake.io and
-snakemake.logging; then pandas for the changes report), ~10 jobs a run. So this
-server also forks a job server, which listens on a Unix socket and forks a child for
-each job; the forked Snakemake's `sys.executable` is a small launcher (JOB_LAUNCHER)
-that hands the job's argv, cwd, environment and standard streams to it, forwards
-SIGTERM, SIGINT and SIGHUP, and exits with the job's status (anything but a script, such as
-a cluster executor's `python -m snakemake`, it hands to the interpreter itself). The
-child is what `python <script>` is after its imports: the script run as __main__ with
-its argv, its exit status that of SystemExit or 1 on an uncaught exception (with its
-traceback on stderr). Runs started from the command line (killed runs, plugin runs,
-the bench, verify's nested run) start their jobs the plain way.
+The rules' jobs are not forked: each is `python <script>` as on the command line, so a
+job's imports and its hash seed are its own. The forked runs share this process's hash
+seed; `tests/workflow/test_command_line.py` runs the workflow from the command line
+under two seeds, and RO_TESTS_COMMAND_LINE=1 runs every workflow test that way
+(support.run_workflow).
 """
 
-import atexit
 import contextlib
 import importlib
 import json
 import os
-import runpy
-import select
-import shutil
 import signal
 import socket
 import sys
-import tempfile
 
 import snakemake.cli
 import snakemake.workflow
@@ -74,44 +61,11 @@ PREIMPORTED = [
     "snakemake.storage",
     "snakemake.utils",
 ]
-# What the rules' scripts import before their first line or on their way: the script
-# preamble (snakemake.io, snakemake.iocontainers, snakemake.logging), then the
-# library's third-party imports (pandas for the changes report). Imported by the job
-# server only.
-JOB_PREIMPORTED = [
-    "snakemake.io",
-    "snakemake.iocontainers",
-    "snakemake.logging",
-    "snakemake.shell",
-    "pandas",
-    "difflib",
-    "unicodedata",
-]
 for name in PREIMPORTED:
     with contextlib.suppress(ImportError):
         importlib.import_module(name)
 
 MAX_REQUEST = 1 << 20
-
-# `python <script>` as Snakemake runs it, handed to the job server: argv, cwd,
-# environment and the standard streams go over the socket; the answer is the job's
-# pid, then its exit status (none if it was killed: then 1, as Snakemake sees a failure).
-JOB_LAUNCHER = """#!{python} -IS
-import json, os, signal, socket, sys
-if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
-    # Not a script (`python -m snakemake ...` of a cluster executor's job): the
-    # interpreter itself.
-    os.execv({python!r}, [{python!r}, *sys.argv[1:]])
-connection = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-connection.connect({path!r})
-request = json.dumps({{"argv": sys.argv, "cwd": os.getcwd(), "env": dict(os.environ)}})
-socket.send_fds(connection, [request.encode()], [0, 1, 2])
-pid = json.loads(connection.recv(4096))["pid"]
-for name in ("SIGTERM", "SIGINT", "SIGHUP"):
-    signal.signal(getattr(signal, name), lambda number, frame: os.kill(pid, number))
-answer = connection.recv(4096)
-sys.exit(json.loads(answer)["returncode"] if answer else 1)
-"""
 
 
 def exit_status(run) -> int:
@@ -128,19 +82,6 @@ def exit_status(run) -> int:
         return 1
 
 
-def finish(code: int, tell=None) -> None:
-    """End a forked child as the process would end: its exit functions, its streams
-    flushed, then `tell(code)` if given (the job's answer to its launcher)."""
-    try:
-        atexit._run_exitfuncs()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        if tell is not None:
-            tell(code)
-    finally:
-        os._exit(code)
-
-
 def become(request: dict, streams: list[int]) -> None:
     """Take the request's standard streams, cwd, environment and argv."""
     for target, fd in enumerate(streams):
@@ -152,73 +93,19 @@ def become(request: dict, streams: list[int]) -> None:
     sys.argv = request["argv"]
 
 
-def run_job(connection: socket.socket) -> None:
-    """In the job server's child: become `python <script>`, tell the launcher its pid
-    and then its exit status, and exit with it."""
-    message, fds, _, _ = socket.recv_fds(connection, MAX_REQUEST, 3)
-    request = json.loads(message)
-    become(request, fds)
-    script = request["argv"][1]
-    # The one difference from `python <script>`: the script's own folder
-    # (.snakemake/scripts/) is not first on the module path. Nothing is imported from
-    # there; the preamble adds the scripts' folder, where the library is.
-    sys.argv = request["argv"][1:]
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    connection.send(json.dumps({"pid": os.getpid()}).encode())
-    code = exit_status(lambda: runpy.run_path(script, run_name="__main__"))
-    finish(code, lambda code: connection.send(json.dumps({"returncode": code}).encode()))
-
-
-def serve_jobs(listener: socket.socket, parent_gone: int) -> None:
-    """The job server's loop: a child per connection, until the server's pipe closes."""
-    for name in JOB_PREIMPORTED:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # children reaped by the kernel
-    while True:
-        ready, _, _ = select.select([listener, parent_gone], [], [])
-        if parent_gone in ready:
-            os._exit(0)
-        connection, _ = listener.accept()
-        if os.fork() == 0:
-            listener.close()
-            os.close(parent_gone)
-            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-            run_job(connection)
-        connection.close()
-
-
-def start_job_server(folder: str) -> str:
-    """Fork the job server; the path of its launcher."""
-    path = os.path.join(folder, "jobs.socket")
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    listener.bind(path)
-    listener.listen(64)
-    parent_gone, keep = os.pipe()
-    if os.fork() == 0:
-        os.close(keep)
-        serve_jobs(listener, parent_gone)
-    listener.close()
-    os.close(parent_gone)
-    launcher = os.path.join(folder, "python")
-    with open(launcher, "w", encoding="utf-8") as handle:
-        handle.write(JOB_LAUNCHER.format(python=sys.executable, path=path))
-    os.chmod(launcher, 0o700)
-    return launcher
-
-
-def run_child(request: dict, stdout: int, stderr: int, launcher: str) -> None:
-    """In the forked child: become `snakemake <argv>` in cwd, and exit with its status."""
+def run_child(request: dict, stdout: int, stderr: int) -> None:
+    """In the forked child: become `snakemake <argv>` in cwd; SystemExit with its status,
+    which ends the child as it ends the command line (exit functions, streams flushed)."""
     become(request, [os.open(os.devnull, os.O_RDONLY), stdout, stderr])
-    # Snakemake takes its run directory from the cwd when snakemake.workflow is imported.
+    # Snakemake takes its run directory from the cwd when snakemake.workflow is imported,
+    # which happened in the server; no public setting gives it later
+    # (tests/unit/test_snakemake_internals.py checks the attribute on this Snakemake).
     snakemake.workflow.Workflow._rundir = os.getcwd()
-    # The interpreter of the rules' scripts: the job server's launcher.
-    sys.executable = launcher
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    finish(exit_status(snakemake.cli.main))
+    sys.exit(exit_status(snakemake.cli.main))
 
 
-def serve(connection: socket.socket, launcher: str) -> None:
+def serve(connection: socket.socket) -> None:
     """Requests and answers are packets of a SOCK_SEQPACKET pair: one message each."""
     while True:
         message, fds, _, _ = socket.recv_fds(connection, MAX_REQUEST, 2)
@@ -230,7 +117,7 @@ def serve(connection: socket.socket, launcher: str) -> None:
         pid = os.fork()
         if pid == 0:
             connection.close()
-            run_child(request, *fds, launcher)
+            run_child(request, *fds)
         for fd in fds:
             os.close(fd)
         connection.send(json.dumps({"pid": pid}).encode())
@@ -239,10 +126,4 @@ def serve(connection: socket.socket, launcher: str) -> None:
 
 
 if __name__ == "__main__":
-    # Not a TemporaryDirectory: its cleanup runs at exit, and the forked children run
-    # the exit functions they inherit.
-    folder = tempfile.mkdtemp(prefix="snakemake-server-")
-    try:
-        serve(socket.socket(fileno=int(sys.argv[1])), start_job_server(folder))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+    serve(socket.socket(fileno=int(sys.argv[1])))

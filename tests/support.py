@@ -134,24 +134,35 @@ def corpus_copy(destination: Path) -> Path:
     return destination
 
 
-def run_workflow(workdir: Path, *args: str, plugins: Path | None = None, **config) -> Run:
+# Set to 1, every workflow test runs `snakemake` from the command line (a process of its
+# own, as users run it) instead of forking it from the tests' Snakemake server.
+COMMAND_LINE = os.environ.get("RO_TESTS_COMMAND_LINE") == "1"
+
+
+def run_workflow(
+    workdir: Path, *args: str, plugins: Path | None = None, env: dict | None = None, **config
+) -> Run:
     """Snakemake in workdir with args and config; `plugins`: a folder of executor plugins
-    put on its path (PYTHONPATH) for this run.
+    put on its path (PYTHONPATH) for this run; `env`: variables set for this run.
 
     Forked from this test process's Snakemake server (snakemake_server.py says what it
-    is: `snakemake` on the command line, less ~1 s of imports per run, its jobs forked
-    from a job server too); a run with plugins starts the command line itself
-    (Snakemake collects plugins at import)."""
+    is: `snakemake` on the command line, less ~1 s of imports per run), unless
+    RO_TESTS_COMMAND_LINE=1; a run with plugins or its own environment starts the
+    command line itself (Snakemake collects plugins at import; the hash seed is taken
+    at the interpreter's start)."""
     command = [SNAKEMAKE, "--cores", "4", *args]
     if config:
         command += ["--config", *(f"{key}={value}" for key, value in config.items())]
-    if plugins is None:
-        return _snakemake_server().run(command, workdir, dict(os.environ), timeout=600)
-    assert plugins.is_dir(), f"{plugins} is missing: `make test` installs it"
+    environment = {**os.environ, **(env or {})}
+    if plugins is not None:
+        assert plugins.is_dir(), f"{plugins} is missing: `make test` installs it"
+        environment["PYTHONPATH"] = str(plugins)
+    elif env is None and not COMMAND_LINE:
+        return _snakemake_server().run(command, workdir, environment, timeout=600)
     completed = subprocess.run(
         command,
         cwd=workdir,
-        env={**os.environ, "PYTHONPATH": str(plugins)},
+        env=environment,
         capture_output=True,
         text=True,
         timeout=600,
