@@ -168,6 +168,14 @@ def test_scripts_top_level_holds_only_rule_scripts():
     }
 
 
+def test_no_rule_script_shares_its_name_with_a_library_module():
+    """`per_run.py` beside `ro_metrics/formulas/per_run.py` reads as one file in a
+    traceback, a log or a search; a rule script is named after what it produces."""
+    library = {path.stem for path in PACKAGE.rglob("*.py")} - {"__init__"}
+    assert RULE_SCRIPT_NAMES & library == set()
+    assert len(RULE_SCRIPT_NAMES) == 13
+
+
 # A call that changes sys.path, or an assignment to it or to an item or slice of it.
 SYS_PATH_CHANGE = re.compile(r"sys\.path\.(insert|append|extend)|sys\.path(\[[^]]*\])?\s*=(?!=)")
 

@@ -1,6 +1,6 @@
 rule per_run:
     input:
-        modules=modules("per_run.py"),
+        modules=modules("per_run_table.py"),
         # Not the verdict: it changes with the telemetry, which the per-run values do not
         # depend on. The verdict gates what is published (build_leaderboard, publish).
         runs=rules.cross_check.input.runs,
@@ -18,7 +18,7 @@ rule per_run:
     resources:
         mem_mb=1024,
     script:
-        "../../scripts/per_run.py"
+        "../../scripts/per_run_table.py"
 
 
 rule metrics_per_subject:

@@ -3,7 +3,7 @@
 # Snakemake never deletes or rewrites a snapshot; the script refuses to change one.
 rule snapshot:
     input:
-        modules=modules("snapshot.py"),
+        modules=modules("snapshot_folder.py"),
         published=PUBLISHED_FILES,
     log:
         f"{LOGS}/snapshot.log",
@@ -18,4 +18,4 @@ rule snapshot:
         # Published only with telemetry: in the snapshot when present.
         optional=list(OPTIONAL_PUBLISHED.values()),
     script:
-        "../../scripts/snapshot.py"
+        "../../scripts/snapshot_folder.py"

@@ -1,6 +1,6 @@
 rule uncertainty:
     input:
-        modules=modules("uncertainty.py"),
+        modules=modules("uncertainty_estimates.py"),
         per_run=rules.per_run.output.table,
     output:
         f"{STAGED}/uncertainty.csv",
@@ -16,4 +16,4 @@ rule uncertainty:
         seed=config["bootstrap_seed"],
         replicates=config["bootstrap_replicates"],
     script:
-        "../../scripts/uncertainty.py"
+        "../../scripts/uncertainty_estimates.py"

@@ -3,7 +3,7 @@
 # is (no published file is an input), so a hand-edited CSV is caught, not rebuilt.
 rule verify:
     input:
-        modules=modules("verification.py"),
+        modules=modules("verify_results.py"),
     log:
         f"{LOGS}/verify.log",
     conda:
@@ -20,4 +20,4 @@ rule verify:
         published=[Path(path).name for path in PUBLISHED_FILES],
         optional=[Path(path).name for path in OPTIONAL_PUBLISHED.values()],
     script:
-        "../../scripts/verification.py"
+        "../../scripts/verify_results.py"
