@@ -257,7 +257,7 @@ def test_code_graph_parses_only_files_it_has_not_seen(tmp_path, monkeypatch):
 # Steps that keep Python's cyclic collector: snapshot and verification copy and compare
 # files. (Publish kept it while a plotting library drew its diagrams: cyclic objects by
 # the thousand; they are text now, reliability_svg.)
-KEEP_CYCLE_COLLECTOR = {"snapshot", "verification"}
+KEEP_CYCLE_COLLECTOR = {"snapshot_folder", "verify_results"}
 
 
 def turns_collector_off_first(path: Path) -> bool:
