@@ -13,6 +13,7 @@ from html import escape
 
 from ro_metrics.contracts.tables import CHANGES_COLUMNS
 from ro_metrics.publishing.changes import SCOPES, Change, Comparison
+from ro_metrics.publishing.markdown import gfm_table, markdown_text
 from ro_metrics.publishing.translations import ENGLISH, Language, language
 
 # The page shows this many run-level lines; changes.csv and changes.md have all.
@@ -122,35 +123,21 @@ def _by_scope(changes: list[Change]) -> dict[str, list[Change]]:
 
 # --- Markdown ------------------------------------------------------------------------
 
-# Characters that are active inside a GFM table cell (a cell never starts a line, so
-# #, -, + and ! are plain text there).
-MARKDOWN_SPECIAL = set("\\`*_[]<>|~&")
 
-
-def md(value: str) -> str:
-    """A table cell's text with every Markdown-active character escaped (GFM)."""
-    value = " ".join(str(value).split())
-    return "".join(f"\\{char}" if char in MARKDOWN_SPECIAL else char for char in value)
-
-
-def _md_table(headings: list[str], rows: list[list[str]]) -> list[str]:
-    lines = [
-        "| " + " | ".join(headings) + " |",
-        "|" + "|".join("---" for _ in headings) + "|",
-    ]
-    lines += ["| " + " | ".join(md(cell) for cell in row) + " |" for row in rows]
-    return lines
+def _escaped_table(headings: list[str], rows: list[list[str]]) -> str:
+    """A table of changes.md: the headings are labels, the cells changes.csv's values."""
+    return gfm_table(headings, [[markdown_text(cell) for cell in row] for row in rows])
 
 
 def markdown(comparison: Comparison) -> str:
     """changes.md: the whole report (every line of changes.csv, grouped by scope)."""
-    lines = [f"# {title(comparison)}", "", md(lead(comparison)), ""]
+    lines = [f"# {title(comparison)}", "", markdown_text(lead(comparison)), ""]
     for paragraph in (inputs_text(comparison), summary_text(comparison)):
         if paragraph:
-            lines += [md(paragraph), ""]
+            lines += [markdown_text(paragraph), ""]
     if not comparison.changes:
         # No snapshot or no change: the table of changes.csv with its header only.
-        lines += _md_table(CHANGES_COLUMNS, [])
+        lines.append(_escaped_table(CHANGES_COLUMNS, []))
         return "\n".join(lines) + "\n"
     for scope, changes in _by_scope(comparison.changes).items():
         if not changes:
@@ -158,7 +145,9 @@ def markdown(comparison: Comparison) -> str:
         columns = SECTION_COLUMNS[scope]
         rows = [[getattr(change, name) for name in columns] for change in changes]
         lines += [f"## {ENGLISH_LABELS(f'changes_section_{scope}')}", ""]
-        lines += _md_table([ENGLISH_LABELS(f"changes_col_{name}") for name in columns], rows)
+        lines.append(
+            _escaped_table([ENGLISH_LABELS(f"changes_col_{name}") for name in columns], rows)
+        )
         lines.append("")
     return "\n".join(lines)
 
