@@ -34,7 +34,8 @@ only link on). A case page repeats only the main hypothesis (one sentence), so t
 grows linearly with the corpus.
 
 Every page is self-contained (style and the few lines of sorting script inline, no
-network), every text of the corpus or the registry is escaped (leaderboard_page.text),
+network), every text of the corpus or the registry is escaped (html_fragments.text, the
+templates' autoescaping),
 and no page holds a clock. What a page never shows: gold prose (only floor, ceiling,
 family and case type reach this module), a scoring's `reference`, `justification_long`
 or any field the schemas do not name (records.PublishedRun carries none of them).
@@ -56,23 +57,9 @@ from ro_metrics.contracts.vocabulary import (
     family_of,
 )
 from ro_metrics.formulas.evidence import Evidence
-from ro_metrics.publishing.leaderboard_page import (
-    OPERATIONAL_STYLE,
-    SCRIPT,
-    STYLE,
-    disqualified_section,
-    evidence_html,
-    fails_by_version,
-    header,
-    header_meta,
-    language_link,
-    number,
-    operational_table,
-    ranking_table,
-    status_badge,
-    text,
-    uncertainty_note,
-)
+from ro_metrics.publishing.html_fragments import evidence_html, language_link, number, text
+from ro_metrics.publishing.leaderboard_page import fails_by_version, operational_table
+from ro_metrics.publishing.page_templates import Labels, components, static_text
 from ro_metrics.publishing.site_files import (
     INDEX,
     answer_page,
@@ -87,6 +74,11 @@ from ro_metrics.publishing.translations import ENGLISH, LANGUAGES, Language, lan
 
 # Every edition's labels, loaded once: the pages jobs render each page in each of them.
 EDITIONS = {code: language(code) for code in LANGUAGES}
+# The leaderboard's components (publishing/templates/components.html).
+COMPONENTS = components()
+STYLE = "\n" + static_text("leaderboard.css")
+OPERATIONAL_STYLE = "\n" + static_text("operational.css")
+SCRIPT = "\n" + static_text("sort_tables.js")
 # The css class of each classification's letter in the matrix (the letters themselves
 # are labels: "letter_<classification>"); a Fail with a critical fail is marked apart.
 LETTER_CSS = {PASS: "pass", CONDITIONAL: "conditional", FAIL: "fail"}
@@ -577,7 +569,7 @@ def render_version_page(
     meta = t(
         "site_version_meta",
         version=text(benchmark_version),
-        status=status_badge(summary_row, t),
+        status=COMPONENTS.status_badge(summary_row, Labels(t)),
         n_runs=text(summary_row["n_runs"]),
         n_pass=text(summary_row["n_pass"]),
         n_conditional=text(summary_row["n_conditional"]),
@@ -601,26 +593,30 @@ def render_version_page(
 
 
 def case_table_head(t: Language) -> str:
+    labels, header = Labels(t), COMPONENTS.header
     return "".join(
         [
-            header(t("col_subject_version"), "text"),
-            header(t("site_col_run"), "text"),
-            header(t("site_col_classification"), "text"),
-            header(t("site_col_raw"), "number", numeric=True, title=t("site_col_raw_title")),
+            header(labels("col_subject_version"), "text"),
+            header(labels("site_col_run"), "text"),
+            header(labels("site_col_classification"), "text"),
+            header(labels("site_col_raw"), "number", numeric=True, title=t("site_col_raw_title")),
             header(
-                t("site_col_clipped"), "number", numeric=True, title=t("site_col_clipped_title")
+                labels("site_col_clipped"),
+                "number",
+                numeric=True,
+                title=t("site_col_clipped_title"),
             ),
             *(
                 header(
-                    t(f"criterion_short_{name}"),
+                    labels(f"criterion_short_{name}"),
                     "number",
                     numeric=True,
                     title=t(f"criterion_{name}"),
                 )
                 for name in CRITERIA
             ),
-            header(t("site_confidence"), "number", numeric=True),
-            header(t("criterion_main_hypothesis"), "text"),
+            header(labels("site_confidence"), "number", numeric=True),
+            header(labels("criterion_main_hypothesis"), "text"),
             f"<th>{t('site_answer')}</th>",
         ]
     )
@@ -823,11 +819,14 @@ def render_index(
         page = version_page(fail["subject_id"], fail["subject_version"])
         return f"{page}#{run_anchor(fail['case_id'], fail['run_id'])}"
 
-    ranking = ranking_table(
-        rows, tie_groups, uncertainty, tracks, providers, fails_of, subject_href, run_href, t
+    labels = Labels(t)
+    ranking = COMPONENTS.ranking_table(
+        rows, tie_groups, uncertainty, tracks, providers, fails_of, subject_href, run_href, labels
     )
     operational_section = (
-        operational_table(rows, operational, subject_href, t) if operational else ""
+        COMPONENTS.operational_table(operational_table(rows, operational, t), subject_href, labels)
+        if operational
+        else ""
     )
     marks = {
         name: f'<i class="{css}">{t(f"letter_{name}")}</i>'
@@ -846,14 +845,14 @@ def render_index(
     body = f"""<header>
 {language_switch(INDEX, t)}
 <h1>{t("heading")}</h1>
-{header_meta(benchmark_version, alpha, last_update, rows, t)}
+{COMPONENTS.header_meta(benchmark_version, alpha, last_update, rows, labels)}
 </header>
 <main>
 <h2>{t("ranking_heading")}</h2>
 <p class="note">{t("ranking_note")}</p>
 {ranking}
-{uncertainty_note(benchmark_version, t)}
-{disqualified_section(rows, providers, fails_of, run_href, subject_href, t)}
+{COMPONENTS.uncertainty_note(benchmark_version, labels)}
+{COMPONENTS.disqualified_section(rows, providers, fails_of, run_href, subject_href, labels)}
 {operational_section}
 <h2 id="matrix-title">{t("site_matrix_heading")}</h2>
 <p class="note">{matrix_note}</p>
