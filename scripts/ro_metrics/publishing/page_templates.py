@@ -91,10 +91,11 @@ def render(name: str, **context) -> str:
     return ENVIRONMENT.get_template(name).render(**context)
 
 
-def components():
-    """The macros of components.html, callable from Python (the site's pages): each
-    returns markup."""
-    return ENVIRONMENT.get_template("components.html").module
+def macros(name: str):
+    """The macros of a template of publishing/templates/, callable from Python (the
+    leaderboard's components for the site's pages, the changes section): each returns
+    markup."""
+    return ENVIRONMENT.get_template(name).module
 
 
 def static_text(name: str) -> str:

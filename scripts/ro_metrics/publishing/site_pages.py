@@ -59,7 +59,7 @@ from ro_metrics.contracts.vocabulary import (
 from ro_metrics.formulas.evidence import Evidence
 from ro_metrics.publishing.html_fragments import evidence_html, language_link, number, text
 from ro_metrics.publishing.leaderboard_page import fails_by_version, operational_table
-from ro_metrics.publishing.page_templates import Labels, components, static_text
+from ro_metrics.publishing.page_templates import Labels, macros, static_text
 from ro_metrics.publishing.site_files import (
     INDEX,
     answer_page,
@@ -75,7 +75,7 @@ from ro_metrics.publishing.translations import ENGLISH, LANGUAGES, Language, lan
 # Every edition's labels, loaded once: the pages jobs render each page in each of them.
 EDITIONS = {code: language(code) for code in LANGUAGES}
 # The leaderboard's components (publishing/templates/components.html).
-COMPONENTS = components()
+COMPONENTS = macros("components.html")
 STYLE = "\n" + static_text("leaderboard.css")
 OPERATIONAL_STYLE = "\n" + static_text("operational.css")
 SCRIPT = "\n" + static_text("sort_tables.js")
