@@ -7,7 +7,7 @@ from jinja2 import UndefinedError
 from markupsafe import Markup
 
 from ro_metrics.publishing.html_fragments import text
-from ro_metrics.publishing.page_templates import ENVIRONMENT, Labels, escaped
+from ro_metrics.publishing.page_templates import ENVIRONMENT, Labels, css_string, escaped
 from ro_metrics.publishing.translations import Language
 
 PROBE = "<b>\"a\" & 'b'</b>"
@@ -55,3 +55,11 @@ def test_a_block_tag_on_its_own_line_leaves_nothing_and_the_last_newline_stays()
     assert render(
         "<ul>\n{% for x in xs %}\n<li>{{ x }}</li>\n{% endfor %}\n</ul>\n", xs=[1, 2]
     ) == ("<ul>\n<li>1</li>\n<li>2</li>\n</ul>\n")
+
+
+def test_a_css_string_escapes_what_could_end_it_or_its_style_element():
+    assert css_string("Calificación") == '"Calificación"'
+    assert css_string('a "b" \\ </style> & c\n') == (
+        '"a \\22 b\\22  \\5c  \\3c /style\\3e  \\26  c\\a "'
+    )
+    assert render("{{ label|css_string }}", label='"') == '"\\22 "'

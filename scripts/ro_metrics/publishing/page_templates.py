@@ -83,6 +83,19 @@ ENVIRONMENT = Environment(
     lstrip_blocks=True,
     finalize=escaped,
 )
+
+
+def css_string(text: str) -> Markup:
+    """A text as a CSS string, for a style element (whose content HTML does not escape):
+    a quote, a backslash, a control character or < > & written as CSS escapes."""
+    escaped_text = "".join(
+        f"\\{ord(char):x} " if char in '"\\<>&' or ord(char) < 0x20 or char == "\x7f" else char
+        for char in str(text)
+    )
+    return Markup(f'"{escaped_text}"')  # noqa: S704 - nothing left for HTML to read
+
+
+ENVIRONMENT.filters["css_string"] = css_string
 ENVIRONMENT.globals.update(ELIGIBLE=ELIGIBLE, evidence=_evidence, language_link=_language_link)
 
 

@@ -207,9 +207,11 @@ def language_switch(page: str, t: Language) -> str:
     return str(SITE_FRAME.language_switch(other_edition_href(page, t), Labels(t)))
 
 
-def frame_around(title: str, t: Language) -> tuple[str, str]:
-    """What a page of edition t writes before and after its body (title: plain text)."""
-    return str(SITE_FRAME.frame_before(title, Labels(t))), FRAME_AFTER
+def frame_around(title: str, t: Language, run_card_labels: list[str] = ()) -> tuple[str, str]:
+    """What a page of edition t writes before and after its body (title: plain text;
+    run_card_labels: a case page's, see run_card_labels)."""
+    before = SITE_FRAME.frame_before(title, Labels(t), run_card_labels)
+    return str(before), FRAME_AFTER
 
 
 def gold_facts(case_id: str, gold: PublicGold, t: Language) -> str:
@@ -541,6 +543,23 @@ def case_table_head(t: Language) -> str:
     )
 
 
+def run_card_labels(t: Language) -> list[str]:
+    """The labels of a case page's run card (its table's columns but the first, which
+    names the card): the table head's, as plain text."""
+    keys = [
+        "site_col_run",
+        "site_col_classification",
+        "site_col_raw",
+        "site_col_clipped",
+        *(f"criterion_short_{name}" for name in CRITERIA),
+        "site_confidence",
+        "criterion_main_hypothesis",
+        "site_answer",
+    ]
+    # Labels are this project's data; a card shows them as text.
+    return [Markup(t(key)).striptags() for key in keys]  # noqa: S704
+
+
 def _case_row(entry: VersionRun, name_cell: str, answer_link: str, markup: _RunMarkup) -> str:
     """A run's row on its case's page in the markup's edition; name_cell and answer_link
     (escaped, relative to the case page: the version page that prints the answer,
@@ -692,7 +711,9 @@ def case_page_around(
 </header>
 <main>
 {table_before}"""
-    before, after = frame_around(f"{case_id} · {benchmark_version}", t)
+    before, after = frame_around(
+        f"{case_id} · {benchmark_version}", t, run_card_labels(t) if counts else []
+    )
     return before + main_before, f"{table_after}\n</main>" + after
 
 
