@@ -480,67 +480,21 @@ def render_version_page(
         )
         sections.extend([_run_article(entry, answer_link, markup) for entry in entries])
         sections.append("</section>")
-    metrics = t(
-        "site_version_metrics",
-        **{
-            name: number(summary_row[name], t)
-            for name in ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
-        },
-    )
-    meta = t(
-        "site_version_meta",
-        version=text(benchmark_version),
-        status=COMPONENTS.status_badge(summary_row, Labels(t)),
-        n_runs=text(summary_row["n_runs"]),
-        n_pass=text(summary_row["n_pass"]),
-        n_conditional=text(summary_row["n_conditional"]),
-        n_fail=text(summary_row["n_fail"]),
-        metrics=metrics,
-    )
     note = "site_version_note" if answer_link is None else "site_linked_version_note"
-    head = f"""<header>
-{language_switch(page, t)}
-<nav class="crumbs"><a href="{text(root + INDEX)}">{t("site_crumb_leaderboard")}</a> › \
-{text(subject_id)}</nav>
-<h1>{text(subject_id)} <span class="version">{text(subject_version)}</span></h1>
-<p class="meta">{meta}</p>
-<p class="note">{t(note)} {t("evidence_note")}</p>
-<nav class="cases" aria-label="{t("site_cases_label")}">{"".join(toc)}</nav>
-</header>
-<main>
-"""
-    before, after = frame_around(f"{subject_id} {subject_version} · {benchmark_version}", t)
-    return "".join([before, head, *sections, "\n</main>", after])
-
-
-def case_table_head(t: Language) -> str:
-    labels, header = Labels(t), COMPONENTS.header
-    return "".join(
-        [
-            header(labels("col_subject_version"), "text"),
-            header(labels("site_col_run"), "text"),
-            header(labels("site_col_classification"), "text"),
-            header(labels("site_col_raw"), "number", numeric=True, title=t("site_col_raw_title")),
-            header(
-                labels("site_col_clipped"),
-                "number",
-                numeric=True,
-                title=t("site_col_clipped_title"),
-            ),
-            *(
-                header(
-                    labels(f"criterion_short_{name}"),
-                    "number",
-                    numeric=True,
-                    title=t(f"criterion_{name}"),
-                )
-                for name in CRITERIA
-            ),
-            header(labels("site_confidence"), "number", numeric=True),
-            header(labels("criterion_main_hypothesis"), "text"),
-            f"<th>{t('site_answer')}</th>",
-        ]
+    head = SITE_FRAME.version_header(
+        other_edition_href(page, t),
+        root + INDEX,
+        subject_id,
+        subject_version,
+        benchmark_version,
+        summary_row,
+        note,
+        # Escaped as they were written, above.
+        Markup("".join(toc)),  # noqa: S704
+        Labels(t),
     )
+    before, after = frame_around(f"{subject_id} {subject_version} · {benchmark_version}", t)
+    return "".join([before, str(head), *sections, "\n</main>", after])
 
 
 def run_card_labels(t: Language) -> list[str]:
@@ -681,40 +635,31 @@ def case_page_around(
     n_runs, n_pass, n_conditional, n_fail, n_critical = (
         sum(part[i] for part in counts) for i in range(5)
     )
-    if counts:
-        table_before = (
-            '<div class="table-wrap"><table class="sortable runs" id="runs"><thead><tr>'
-            f"{case_table_head(t)}</tr></thead><tbody>"
-        )
-        table_after = "</tbody></table></div>"
-    else:
-        table_before, table_after = f"<p>{t('site_no_runs')}</p>", ""
-    meta = t(
-        "site_case_meta",
-        version=text(benchmark_version),
-        facts=gold_facts(case_id, gold, t),
-        n_runs=n_runs,
-        n_versions=len(counts),
-        n_pass=n_pass,
-        n_conditional=n_conditional,
-        n_fail=n_fail,
-        n_critical=n_critical,
+    main_before = SITE_FRAME.case_header(
+        other_edition_href(page, t),
+        root + INDEX,
+        case_id,
+        benchmark_version,
+        # Labels with the gold's values escaped into them.
+        Markup(gold_facts(case_id, gold, t)),  # noqa: S704
+        {
+            "n_runs": n_runs,
+            "n_versions": len(counts),
+            "n_pass": n_pass,
+            "n_conditional": n_conditional,
+            "n_fail": n_fail,
+            "n_critical": n_critical,
+        },
+        "site_case_note" if prints_answers(t.code) else "site_linked_case_note",
+        bool(counts),
+        CRITERIA,
+        Labels(t),
     )
-    note = "site_case_note" if prints_answers(t.code) else "site_linked_case_note"
-    main_before = f"""<header>
-{language_switch(page, t)}
-<nav class="crumbs"><a href="{text(root + INDEX)}">{t("site_crumb_leaderboard")}</a> › \
-{text(case_id)}</nav>
-<h1>{text(case_id)}</h1>
-<p class="meta">{meta}</p>
-<p class="note">{t(note)}</p>
-</header>
-<main>
-{table_before}"""
+    table_after = "</tbody></table></div>" if counts else ""
     before, after = frame_around(
         f"{case_id} · {benchmark_version}", t, run_card_labels(t) if counts else []
     )
-    return before + main_before, f"{table_after}\n</main>" + after
+    return before + str(main_before), f"{table_after}\n</main>" + after
 
 
 def render_index(
