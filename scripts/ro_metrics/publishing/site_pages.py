@@ -34,9 +34,10 @@ only link on). A case page repeats only the main hypothesis (one sentence), so t
 grows linearly with the corpus.
 
 Every page is self-contained (style and the few lines of sorting script inline, no
-network), every text of the corpus or the registry is escaped (html_fragments.text, the
-templates' autoescaping),
-and no page holds a clock. What a page never shows: gold prose (only floor, ceiling,
+network), and no page holds a clock. The frames, headers and index are Jinja2
+templates (publishing/templates/), which escape every text; a run's article and case
+row, rendered ~10^5 times at size L, are compiled str.format templates whose corpus
+texts go through html_fragments.text. What a page never shows: gold prose (only floor, ceiling,
 family and case type reach this module), a scoring's `reference`, `justification_long`
 or any field the schemas do not name (records.PublishedRun carries none of them).
 """
