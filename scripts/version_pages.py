@@ -53,7 +53,9 @@ def main(smk) -> None:
     log = step_logger("version_pages", smk.log[0])
     partition = smk.wildcards.partition
     alpha, version = smk.params.alpha, smk.params.benchmark_version
-    code = code_fingerprint([smk.input.modules, *smk.input.translations], alpha, version)
+    code = code_fingerprint(
+        [smk.input.modules, *smk.input.translations, *smk.input.templates], alpha, version
+    )
     writer = PageWriter(Path(smk.params.site), smk.output.manifest, code)
     # The last run's parts, if the same code wrote them (another version of this code
     # may have written them in another form).

@@ -29,7 +29,7 @@ from ro_metrics.publishing.changes import (
     comparison_snapshot,
     read_snapshot,
 )
-from ro_metrics.publishing.changes_report import csv_rows, markdown, md, page_section
+from ro_metrics.publishing.changes_report import csv_rows, markdown, page_section
 from ro_metrics.publishing.translations import language
 from support import COMMITTED_RESULTS
 
@@ -1045,13 +1045,6 @@ def test_a_quoted_subject_version_is_joined_whole(base):
     assert [r[:9] for r in rows] == [
         ["run", "changed", "beta", "beta, 2026", "RO-SCAL-001", RUN, "main_hypothesis", "2", "1"]
     ]
-
-
-def test_markdown_cells_are_escaped():
-    assert md("a|b *c* _d_ `e` <f> [g] ~h~ & \\") == (
-        r"a\|b \*c\* \_d\_ \`e\` \<f\> \[g\] \~h\~ \& \\"
-    )
-    assert md("two\nlines") == "two lines"
 
 
 def test_a_snapshot_missing_a_required_file_is_named(tmp_path):

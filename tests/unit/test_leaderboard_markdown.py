@@ -8,7 +8,7 @@ import re
 
 from markdown_it import MarkdownIt
 
-from ro_metrics.publishing.leaderboard_markdown import md_text, render_markdown
+from ro_metrics.publishing.leaderboard_markdown import render_markdown
 from ro_metrics.publishing.translations import language
 from support import COMMITTED_RESULTS
 
@@ -231,12 +231,3 @@ def test_the_escaping_probe_stays_text_in_every_cell_and_heading():
         if token.type == "inline" and token.content.startswith("probe-model ·")
     )
     assert rendered_text(heading.children) == f"probe-model · {PROBE}"
-
-
-def test_md_text_flattens_line_breaks_and_breaks_autolinks():
-    assert md_text("one\ntwo\r\nthree\u2028four") == "one two three four"
-    # GFM (GitHub, not markdown-it's CommonMark) links www., scheme:// and e-mail
-    # addresses by itself; the escapes break each pattern and still read the same.
-    escaped = md_text("see www.example.com and https://x.y or a@b.c")
-    assert escaped == "see www\\.example.com and https\\://x.y or a\\@b.c"
-    assert "see www.example.com and https://x.y or a@b.c" in GFM.render(escaped)

@@ -7,7 +7,9 @@
 - layout, measured in the browser (each page in a window of the given width): at
   1280 px no page scrolls sideways and the ranking table fits; at 390 px no page scrolls
   sideways either, the ranking table scrolls inside its own box;
-- a case page sorts by a click on a column header;
+- a case page sorts by a click on a column header; at 390 px it shows each run as a
+  card (each value after its column's label, in the page's language), at 1280 px as a
+  table row;
 - the Spanish edition: each page is `lang="es"`, shows Spanish labels and numbers with
   a decimal comma, and its language switch, as the browser resolves it, leads to the
   same page in English, whose switch leads back; a run's answer link on its Spanish
@@ -124,6 +126,31 @@ def test_the_ranking_table_fits_at_1280_and_scrolls_in_its_box_at_390(widths):
         assert scroll <= client, (name, wide)
         scroll, client = narrow["leaderboard"]
         assert scroll > client and client < 390, (name, narrow)
+
+
+# Each run row of a case page: its display, the label its classification cell shows
+# before the value, and its width.
+RUN_CARDS = """Array.prototype.map.call(doc.querySelectorAll("#runs tbody tr"), function (row) {
+    var style = doc.defaultView.getComputedStyle;
+    return [style(row).display, style(row.cells[2], "::before").content,
+            row.getBoundingClientRect().width];
+})"""
+
+
+@pytest.mark.parametrize(
+    ("name", "label"), [("case", "Classification"), ("case-es", "Calificación")]
+)
+def test_a_case_page_shows_each_run_as_a_card_at_390_and_as_a_row_at_1280(
+    workdir, browser, name, label
+):
+    narrow = browser.evaluate(workdir / PAGES[name], RUN_CARDS, 390)
+    wide = browser.evaluate(workdir / PAGES[name], RUN_CARDS, 1280)
+    # RO-FOUL-001 has six scored runs in the demo.
+    assert len(narrow) == len(wide) == 6
+    for display, before, width in narrow:
+        assert (display, before) == ("block", f'"{label}"') and width < 390
+    for display, before, _ in wide:
+        assert (display, before) == ("table-row", "none")
 
 
 def test_a_case_page_sorts_by_a_header_click(workdir, browser, tmp_path):

@@ -61,6 +61,13 @@ MAX_FILE_BYTES = int(config["max_file_mib"] * 2**20)
 TRANSLATIONS = expand(
     f"{workflow.basedir}/scripts/ro_metrics/publishing/i18n/{{code}}.json", code=LANGUAGES
 )
+# The pages' templates, style sheets and script (publishing/templates/): not Python
+# modules, so not in a rule's code stamp; an input of each step that renders pages.
+TEMPLATES = sorted(
+    str(path)
+    for path in Path(f"{workflow.basedir}/scripts/ro_metrics/publishing/templates").iterdir()
+    if path.is_file()
+)
 
 
 # One cache folder per (corpus, results, version): runs on other corpora never

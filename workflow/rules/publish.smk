@@ -22,6 +22,8 @@ rule publish:
         operational_per_family=rules.operational.output.per_family,
         # The labels of the pages, of changes.md and of the changes section (data files).
         translations=TRANSLATIONS,
+        # The pages' templates (the leaderboard page and its components).
+        templates=TEMPLATES,
         # The snapshots: the changes report compares with one, the page links them, and
         # taking one can change which is compared with.
         history=snapshot_metadata_files,

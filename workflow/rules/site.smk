@@ -10,6 +10,7 @@ rule version_pages:
     input:
         modules=modules("version_pages.py"),
         translations=TRANSLATIONS,
+        templates=TEMPLATES,
         published=rules.load_partition.output.published,
         golds=rules.load_golds.output[0],
         # A gate only: pages are built from a corpus the cross-check accepted. The
@@ -44,6 +45,7 @@ rule case_pages_and_index:
     input:
         modules=modules("case_pages_and_index.py"),
         translations=TRANSLATIONS,
+        templates=TEMPLATES,
         # Each partition's matrix rows and the digests of its case rows files; the
         # rows of a case are read only when its page must be assembled again.
         parts=expand(f"{CACHE}/site/partition-{{partition}}.parts.json", partition=PARTITIONS),

@@ -9,10 +9,12 @@ same bytes. The texts around the values come from the language files
 page's language; the values (ids, old and new values, causes) are changes.csv's.
 """
 
-from html import escape
+from typing import NamedTuple
 
 from ro_metrics.contracts.tables import CHANGES_COLUMNS
 from ro_metrics.publishing.changes import SCOPES, Change, Comparison
+from ro_metrics.publishing.markdown import gfm_table, markdown_text
+from ro_metrics.publishing.page_templates import macros
 from ro_metrics.publishing.translations import ENGLISH, Language, language
 
 # The page shows this many run-level lines; changes.csv and changes.md have all.
@@ -122,35 +124,21 @@ def _by_scope(changes: list[Change]) -> dict[str, list[Change]]:
 
 # --- Markdown ------------------------------------------------------------------------
 
-# Characters that are active inside a GFM table cell (a cell never starts a line, so
-# #, -, + and ! are plain text there).
-MARKDOWN_SPECIAL = set("\\`*_[]<>|~&")
 
-
-def md(value: str) -> str:
-    """A table cell's text with every Markdown-active character escaped (GFM)."""
-    value = " ".join(str(value).split())
-    return "".join(f"\\{char}" if char in MARKDOWN_SPECIAL else char for char in value)
-
-
-def _md_table(headings: list[str], rows: list[list[str]]) -> list[str]:
-    lines = [
-        "| " + " | ".join(headings) + " |",
-        "|" + "|".join("---" for _ in headings) + "|",
-    ]
-    lines += ["| " + " | ".join(md(cell) for cell in row) + " |" for row in rows]
-    return lines
+def _escaped_table(headings: list[str], rows: list[list[str]]) -> str:
+    """A table of changes.md: the headings are labels, the cells changes.csv's values."""
+    return gfm_table(headings, [[markdown_text(cell) for cell in row] for row in rows])
 
 
 def markdown(comparison: Comparison) -> str:
     """changes.md: the whole report (every line of changes.csv, grouped by scope)."""
-    lines = [f"# {title(comparison)}", "", md(lead(comparison)), ""]
+    lines = [f"# {title(comparison)}", "", markdown_text(lead(comparison)), ""]
     for paragraph in (inputs_text(comparison), summary_text(comparison)):
         if paragraph:
-            lines += [md(paragraph), ""]
+            lines += [markdown_text(paragraph), ""]
     if not comparison.changes:
         # No snapshot or no change: the table of changes.csv with its header only.
-        lines += _md_table(CHANGES_COLUMNS, [])
+        lines.append(_escaped_table(CHANGES_COLUMNS, []))
         return "\n".join(lines) + "\n"
     for scope, changes in _by_scope(comparison.changes).items():
         if not changes:
@@ -158,7 +146,9 @@ def markdown(comparison: Comparison) -> str:
         columns = SECTION_COLUMNS[scope]
         rows = [[getattr(change, name) for name in columns] for change in changes]
         lines += [f"## {ENGLISH_LABELS(f'changes_section_{scope}')}", ""]
-        lines += _md_table([ENGLISH_LABELS(f"changes_col_{name}") for name in columns], rows)
+        lines.append(
+            _escaped_table([ENGLISH_LABELS(f"changes_col_{name}") for name in columns], rows)
+        )
         lines.append("")
     return "\n".join(lines)
 
@@ -166,44 +156,56 @@ def markdown(comparison: Comparison) -> str:
 # --- the page section ----------------------------------------------------------------
 
 
-def _html_table(headings: list[str], rows: list[list[str]]) -> str:
-    """A table whose last column (the cause, with long file paths) wraps anywhere."""
-    head = "".join(f'<th scope="col">{escape(heading)}</th>' for heading in headings)
-    body = "".join(
-        "<tr>"
-        + "".join(f"<td>{escape(str(cell))}</td>" for cell in row[:-1])
-        + f'<td class="cause">{escape(str(row[-1]))}</td>'
-        + "</tr>"
-        for row in rows
-    )
-    return (
-        '<div class="table-wrap"><table class="changes">'
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
-    )
+class ScopeTable(NamedTuple):
+    """The changes of one scope as the page shows them (plain texts, escaped by the
+    template)."""
+
+    heading: str
+    headings: list[str]
+    rows: list[list[str]]
+    # Why the table stops short of changes.csv, "" when it does not.
+    note: str
+
+
+class PageSection(NamedTuple):
+    title: str
+    lead: str
+    paragraphs: list[str]
+    # The columns of changes.csv: the empty table's, without a change.
+    all_columns: list[str]
+    scopes: list[ScopeTable]
 
 
 def page_section(comparison: Comparison, t: Language = ENGLISH_LABELS) -> str:
-    """The page's section in language t: as changes.md, the run lines cut at
-    PAGE_RUN_LINES."""
-    parts = [
-        f'<section id="changes">\n<h2>{escape(title(comparison, t))}</h2>',
-        f'<p class="meta">{escape(lead(comparison, t))}</p>',
-    ]
-    for paragraph in (inputs_text(comparison, t), summary_text(comparison, t)):
-        if paragraph:
-            parts.append(f"<p>{escape(paragraph)}</p>")
-    if not comparison.changes:
-        parts.append(_html_table(CHANGES_COLUMNS, []))
+    """The page's section in language t (templates/changes.html): as changes.md, the
+    run lines cut at PAGE_RUN_LINES."""
+    scopes = []
     for scope, changes in _by_scope(comparison.changes).items():
         if not changes:
             continue
         columns = SECTION_COLUMNS[scope]
         shown = changes[:PAGE_RUN_LINES] if scope == "run" else changes
-        rows = [[getattr(change, name) for name in columns] for change in shown]
-        parts.append(f"<h3>{escape(t(f'changes_section_{scope}'))}</h3>")
-        parts.append(_html_table([t(f"changes_col_{name}") for name in columns], rows))
+        note = ""
         if len(shown) < len(changes):
             note = t("changes_run_lines_note", shown=len(shown), total=len(changes))
-            parts.append(f'<p class="note">{escape(note)}</p>')
-    parts.append("</section>")
-    return "\n".join(parts)
+        scopes.append(
+            ScopeTable(
+                heading=t(f"changes_section_{scope}"),
+                headings=[t(f"changes_col_{name}") for name in columns],
+                rows=[[getattr(change, name) for name in columns] for change in shown],
+                note=note,
+            )
+        )
+    section = PageSection(
+        title=title(comparison, t),
+        lead=lead(comparison, t),
+        paragraphs=[
+            paragraph
+            for paragraph in (inputs_text(comparison, t), summary_text(comparison, t))
+            if paragraph
+        ],
+        all_columns=list(CHANGES_COLUMNS),
+        scopes=scopes,
+    )
+    # A str, not markup: the section is pickled back from the forked changes report.
+    return str(macros("changes.html").changes_section(section))

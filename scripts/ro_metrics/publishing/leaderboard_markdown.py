@@ -6,48 +6,17 @@ critical fail, the operational table (when the corpus has telemetry), the subjec
 (registry text) and a "how to read" table. Labels come from the language file
 (publishing/i18n/en.json); numbers are the published CSV texts.
 
-Every text from the registry or the corpus goes through `md_text()`: a table cell can
-then hold neither a cell break (`|`), nor emphasis, code or a link, nor HTML, nor a
-line break, whatever the text is.
+Every text from the registry or the corpus goes through `markdown_text()`
+(publishing/markdown.py): a table cell can then hold neither a cell break (`|`), nor
+emphasis, code or a link, nor HTML, nor a line break, whatever the text is.
 """
 
 import re
 
 from ro_metrics.contracts.vocabulary import ELIGIBLE
 from ro_metrics.publishing.leaderboard_page import cost_text, per_million_tokens
+from ro_metrics.publishing.markdown import gfm_table, markdown_text
 from ro_metrics.publishing.translations import Language
-
-# Characters with a meaning inside a GFM table cell or inline text (cell break, code,
-# emphasis, strikethrough, link brackets, HTML and entities, a heading's closing #);
-# each is written with a backslash, which CommonMark allows before any ASCII
-# punctuation. GFM's autolinks (www., scheme://, an e-mail address) are broken up the
-# same way.
-_INLINE_SYNTAX = re.compile(r"([\\`*_\[\]<>#|~&@])")
-_AUTOLINK = re.compile(r"(?i)(www)\.|:(?=//)")
-_LINE_BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
-_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
-
-
-def md_text(value) -> str:
-    """A registry or corpus text as literal Markdown inline text (module docstring)."""
-    flat = _CONTROL.sub("", _LINE_BREAKS.sub(" ", str(value))).strip()
-    escaped = _INLINE_SYNTAX.sub(r"\\\1", flat)
-    return _AUTOLINK.sub(lambda match: f"{match[1]}\\." if match[1] else "\\:", escaped)
-
-
-def table(headers: list[str], alignments: list[str], rows: list[list[str]]) -> str:
-    """A GFM table; alignments are "l" or "r" per column. Cells must already be Markdown."""
-    rule = {"l": "---", "r": "---:"}
-    lines = [
-        "| " + " | ".join(headers) + " |",
-        "|" + "|".join(rule[alignment] for alignment in alignments) + "|",
-    ]
-    for row in rows:
-        if len(row) != len(headers):
-            raise ValueError(f"a row of {len(row)} cells under {len(headers)} headers")
-        lines.append("| " + " | ".join(cell if cell else " " for cell in row) + " |")
-    return "\n".join(lines)
-
 
 _LONE_STAR = re.compile(r"(?<!\*)\*(?!\*)")
 
@@ -92,20 +61,20 @@ def ranking_section(rows, groups, uncertainty, tracks, t: Language) -> str:
             [
                 rank,
                 str(group) if group else "",
-                md_text(row["subject_id"]),
-                md_text(row["subject_version"]),
-                md_text(tracks[key]),
+                markdown_text(row["subject_id"]),
+                markdown_text(row["subject_version"]),
+                markdown_text(tracks[key]),
                 *(with_interval(row[name], uncertainty.get((*key, name)), t) for name in scores),
                 row["n_runs"],
                 row["n_critical_fails"],
                 status,
             ]
         )
-    alignments = ["r", "r", "l", "l", "l", "r", "r", "r", "r", "r", "r", "r", "l"]
+    alignments = "rrlllrrrrrrrl"
     return "\n\n".join(
         [
             f"## {t('ranking_heading')}",
-            table(headers, alignments, body),
+            gfm_table(headers, body, alignments),
             t("md_intervals_note"),
         ]
     )
@@ -116,9 +85,13 @@ def evidence_cells(fail: dict, t: Language) -> list[str]:
     quote, or, when the reviewer quoted nothing the response says, the reviewer's
     justification, labelled as the reviewer's words."""
     if fail["match"] == "none":
-        words = f"{t('reviewer_words')} {md_text(fail['reviewer_justification'])}"
+        words = f"{t('reviewer_words')} {markdown_text(fail['reviewer_justification'])}"
         return ["", t("match_none"), words]
-    return [md_text(fail["response_field"]), t(f"match_{fail['match']}"), md_text(fail["quote"])]
+    return [
+        markdown_text(fail["response_field"]),
+        t(f"match_{fail['match']}"),
+        markdown_text(fail["quote"]),
+    ]
 
 
 def disqualified_section(rows, critical_fails, t: Language) -> str:
@@ -143,19 +116,19 @@ def disqualified_section(rows, critical_fails, t: Language) -> str:
         key = (row["subject_id"], row["subject_version"])
         cells = [
             [
-                md_text(fail["case_id"]),
-                md_text(fail["run_id"]),
-                md_text(fail["reviewer_id"]),
-                md_text(fail["fail_type"]),
+                markdown_text(fail["case_id"]),
+                markdown_text(fail["run_id"]),
+                markdown_text(fail["reviewer_id"]),
+                markdown_text(fail["fail_type"]),
                 *evidence_cells(fail, t),
             ]
             for fail in critical_fails
             if (fail["subject_id"], fail["subject_version"]) == key
         ]
         parts += [
-            f"### {md_text(row['subject_id'])} · {md_text(row['subject_version'])}",
+            f"### {markdown_text(row['subject_id'])} · {markdown_text(row['subject_version'])}",
             t("md_disqualified_intro", n_critical=row["n_critical_fails"], n_runs=row["n_runs"]),
-            table(headers, ["l"] * len(headers), cells),
+            gfm_table(headers, cells),
         ]
     return "\n\n".join(parts)
 
@@ -179,7 +152,7 @@ def operational_section(rows, operational, t: Language) -> str:
     body = []
     for row in rows:
         found = by_version.get((row["subject_id"], row["subject_version"]))
-        names = [md_text(row["subject_id"]), md_text(row["subject_version"])]
+        names = [markdown_text(row["subject_id"]), markdown_text(row["subject_version"])]
         if found is None:
             body.append([*names, *[t("unknown")] * 9])
             continue
@@ -196,17 +169,19 @@ def operational_section(rows, operational, t: Language) -> str:
             found["p95_latency_s"],
             *prices,
         ]
-        body.append([*names, *(t.number(value) for value in numbers), md_text(cost_text(found, t))])
+        body.append(
+            [*names, *(t.number(value) for value in numbers), markdown_text(cost_text(found, t))]
+        )
     ranked = {(row["subject_id"], row["subject_version"]) for row in rows}
     others = [
-        f"{md_text(row['subject_id'])} · {md_text(row['subject_version'])}"
+        f"{markdown_text(row['subject_id'])} · {markdown_text(row['subject_version'])}"
         for row in operational
         if (row["subject_id"], row["subject_version"]) not in ranked
     ]
     parts = [
         f"## {t('operational_heading')}",
         t("md_operational_note"),
-        table(headers, ["l", "l", *["r"] * 9], body),
+        gfm_table(headers, body, "ll" + "r" * 9),
     ]
     if others:
         parts.append(t("operational_not_ranked", versions=", ".join(others)))
@@ -223,14 +198,14 @@ def subjects_section(rows, registry, t: Language) -> str:
         entry = registry.get(subject_id) or {}
         cells.append(
             [
-                md_text(subject_id),
-                md_text(entry.get("kind") or ""),
-                md_text(entry.get("provider") or ""),
-                md_text(entry.get("description") or ""),
+                markdown_text(subject_id),
+                markdown_text(entry.get("kind") or ""),
+                markdown_text(entry.get("provider") or ""),
+                markdown_text(entry.get("description") or ""),
             ]
         )
     headers = [t("md_col_subject"), t("md_col_kind"), t("md_col_provider"), t("md_col_description")]
-    return "\n\n".join([f"## {t('md_subjects_heading')}", table(headers, ["l"] * 4, cells)])
+    return "\n\n".join([f"## {t('md_subjects_heading')}", gfm_table(headers, cells)])
 
 
 HOW_TO_READ = [
@@ -255,7 +230,7 @@ def how_to_read_section(t: Language, *, operational: bool) -> str:
     ]
     cells = [[plain(t(term)), plain(t(meaning))] for term, meaning in terms]
     headers = [t("md_col_term"), t("md_col_meaning")]
-    return "\n\n".join([f"## {t('md_how_heading')}", table(headers, ["l", "l"], cells)])
+    return "\n\n".join([f"## {t('md_how_heading')}", gfm_table(headers, cells)])
 
 
 def render_markdown(
@@ -276,7 +251,7 @@ def render_markdown(
     n_ranked = sum(row["leaderboard_status"] == ELIGIBLE for row in rows)
     # The template is made Markdown before the values (already escaped) go in.
     meta = plain(t.labels["md_meta"]).format(
-        version=md_text(benchmark_version),
+        version=markdown_text(benchmark_version),
         alpha=t.number(repr(float(alpha))),
         last_update=last_update,
         n_versions=len(rows),

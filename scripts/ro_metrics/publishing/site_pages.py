@@ -34,8 +34,10 @@ only link on). A case page repeats only the main hypothesis (one sentence), so t
 grows linearly with the corpus.
 
 Every page is self-contained (style and the few lines of sorting script inline, no
-network), every text of the corpus or the registry is escaped (leaderboard_page.text),
-and no page holds a clock. What a page never shows: gold prose (only floor, ceiling,
+network), and no page holds a clock. The frames, headers and index are Jinja2
+templates (publishing/templates/), which escape every text; a run's article and case
+row, rendered ~10^5 times at size L, are compiled str.format templates whose corpus
+texts go through html_fragments.text. What a page never shows: gold prose (only floor, ceiling,
 family and case type reach this module), a scoring's `reference`, `justification_long`
 or any field the schemas do not name (records.PublishedRun carries none of them).
 """
@@ -45,34 +47,21 @@ import string
 from collections.abc import Callable
 from typing import NamedTuple
 
+from markupsafe import Markup
+
 from ro_metrics.contracts.records import CasePart, PublicGold, PublishedRun, VersionParts
 from ro_metrics.contracts.tables import PER_RUN_COLUMNS, SUBJECT_COLUMNS
 from ro_metrics.contracts.vocabulary import (
     CONDITIONAL,
     CRITERIA,
-    ELIGIBLE,
     FAIL,
     PASS,
     family_of,
 )
 from ro_metrics.formulas.evidence import Evidence
-from ro_metrics.publishing.leaderboard_page import (
-    OPERATIONAL_STYLE,
-    SCRIPT,
-    STYLE,
-    disqualified_section,
-    evidence_html,
-    fails_by_version,
-    header,
-    header_meta,
-    language_link,
-    number,
-    operational_table,
-    ranking_table,
-    status_badge,
-    text,
-    uncertainty_note,
-)
+from ro_metrics.publishing.html_fragments import evidence_html, number, text
+from ro_metrics.publishing.leaderboard_page import fails_by_version, operational_table
+from ro_metrics.publishing.page_templates import Labels, macros, render
 from ro_metrics.publishing.site_files import (
     INDEX,
     answer_page,
@@ -87,73 +76,16 @@ from ro_metrics.publishing.translations import ENGLISH, LANGUAGES, Language, lan
 
 # Every edition's labels, loaded once: the pages jobs render each page in each of them.
 EDITIONS = {code: language(code) for code in LANGUAGES}
+# The leaderboard's components (publishing/templates/components.html).
+COMPONENTS = macros("components.html")
+# The frame of every page (templates/site_frame.html); what follows a page's body is
+# the same for every page, rendered once.
+SITE_FRAME = macros("site_frame.html")
+FRAME_AFTER = str(SITE_FRAME.frame_after())
 # The css class of each classification's letter in the matrix (the letters themselves
 # are labels: "letter_<classification>"); a Fail with a critical fail is marked apart.
 LETTER_CSS = {PASS: "pass", CONDITIONAL: "conditional", FAIL: "fail"}
 CRITICAL_CSS = "critical"
-
-# The leaderboard page's style and the site's own. In the index's ranking a tie group's
-# label may wrap: the Spanish labels are wider, and the table must still fit 1280 px.
-SITE_STYLE = (
-    STYLE
-    + OPERATIONAL_STYLE
-    + """
-nav.crumbs { font-size: .9rem; margin-bottom: .5rem; }
-nav.language { float: right; margin-left: 1rem; font-size: .9rem; }
-#leaderboard .group-label { white-space: normal; }
-.cls { display: inline-block; border-radius: 4px; padding: 0 .4rem; font-size: .8rem;
-  font-weight: 600; white-space: nowrap; }
-.cls.pass { background: var(--good-bg); color: var(--good); }
-.cls.conditional { background: var(--warn-bg); color: var(--warn); }
-.cls.fail { background: var(--bad-bg); color: var(--bad); }
-.cls.critical { background: var(--bad); color: #fff; }
-section.case { border-top: 2px solid var(--line); margin-top: 2rem; }
-article.run { border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem;
-  margin: 1rem 0; }
-article.run h3 { font-size: 1rem; }
-.run-grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1.25rem; }
-@media (max-width: 900px) { .run-grid { grid-template-columns: minmax(0, 1fr); } }
-.answer dl { grid-template-columns: minmax(0, 10rem) minmax(0, 1fr); }
-@media (max-width: 600px) { .answer dl { grid-template-columns: minmax(0, 1fr); }
-  .answer dd { margin-bottom: .4rem; }
-  table.fails thead { display: none; }
-  table.fails tr, table.fails td { display: block; border: 0; padding: .15rem 0; }
-  table.fails tr { border-bottom: 1px solid var(--line); padding: .4rem 0; } }
-.answer ol { margin: 0; padding-left: 1.25rem; }
-.alternative p { margin: .1rem 0; }
-.alternative .label { color: var(--muted); font-size: .85em; }
-table.criteria { font-size: .85rem; }
-table.criteria td { white-space: normal; }
-ul.run-fails { list-style: none; padding: 0; margin: .5rem 0; font-size: .9rem; }
-ul.run-fails li { margin: .35rem 0; }
-.severity { font-weight: 600; }
-.severity.critical { color: var(--bad); }
-nav.cases { display: flex; flex-wrap: wrap; gap: .25rem .9rem; font-size: .85rem; }
-nav.cases span { white-space: nowrap; }
-table.runs td.run, table.runs td.answer-link { white-space: nowrap; }
-.matrix-wrap { overflow: auto; max-height: 80vh; border: 1px solid var(--line); }
-table.matrix { width: auto; margin: 0; font-size: .75rem; border-collapse: separate;
-  border-spacing: 0; }
-table.matrix th, table.matrix td { padding: .15rem .3rem; border-bottom: 1px solid var(--line);
-  white-space: nowrap; }
-table.matrix thead th { position: sticky; top: 0; z-index: 2; vertical-align: bottom; }
-table.matrix thead th.v { writing-mode: vertical-rl; transform: rotate(180deg);
-  font-weight: 500; }
-table.matrix tbody th { position: sticky; left: 0; z-index: 1; background: #fff; }
-table.matrix thead th.corner { left: 0; z-index: 3; }
-table.matrix a { text-decoration: none; }
-i.pass, i.conditional, i.fail, i.critical { font-style: normal; font-weight: 700;
-  padding: 0 .15rem; border-radius: 3px; }
-i.pass { background: var(--good-bg); color: var(--good); }
-i.conditional { background: var(--warn-bg); color: var(--warn); }
-i.fail { background: var(--bad-bg); color: var(--bad); }
-i.critical { background: var(--bad); color: #fff; }
-table.runs { font-size: .85rem; }
-table.runs th, table.runs td { padding: .3rem .3rem; }
-table.runs td.text { white-space: normal; min-width: 14rem; }
-"""
-)
-
 
 _AT = {name: index for index, name in enumerate(PER_RUN_COLUMNS)}
 _RAW, _CLIPPED = _AT["raw_score"], _AT["clipped_score"]
@@ -264,41 +196,23 @@ def letter_mark(
     return f'<i class="{css}" title="{t(f"classification_{classification}")}">{letter}</i>'
 
 
-def language_switch(page: str, t: Language) -> str:
-    """The link from a page of edition t to the same page of the other edition (page: its
+def other_edition_href(page: str, t: Language) -> str:
+    """The way from a page of edition t to the same page of the other edition (page: its
     path in the site's layout, before site_files.edition_page puts it in an edition)."""
     other = t("other_language_code")
-    target = href(edition_page(page, t.code), edition_page(page, other))
-    return (
-        f'<nav class="language" aria-label="{t("site_language_label")}">'
-        f"{language_link(t, text(target))}</nav>"
-    )
+    return href(edition_page(page, t.code), edition_page(page, other))
 
 
-def frame(title: str, body: str, t: Language) -> str:
-    """A whole self-contained page in language t around its body (title: escaped)."""
-    before, after = frame_around(title, t)
-    return before + body + after
+def language_switch(page: str, t: Language) -> str:
+    """The link from a page of edition t to the same page of the other edition."""
+    return str(SITE_FRAME.language_switch(other_edition_href(page, t), Labels(t)))
 
 
-def frame_around(title: str, t: Language) -> tuple[str, str]:
-    """What frame() writes before and after the body."""
-    before = f"""<!DOCTYPE html>
-<html lang="{t.code}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title>
-<style>{SITE_STYLE}</style>
-</head>
-<body>
-"""
-    after = f"""
-<script>{SCRIPT}</script>
-</body>
-</html>
-"""
-    return before, after
+def frame_around(title: str, t: Language, run_card_labels: list[str] = ()) -> tuple[str, str]:
+    """What a page of edition t writes before and after its body (title: plain text;
+    run_card_labels: a case page's, see run_card_labels)."""
+    before = SITE_FRAME.frame_before(title, Labels(t), run_card_labels)
+    return str(before), FRAME_AFTER
 
 
 def gold_facts(case_id: str, gold: PublicGold, t: Language) -> str:
@@ -567,63 +481,38 @@ def render_version_page(
         )
         sections.extend([_run_article(entry, answer_link, markup) for entry in entries])
         sections.append("</section>")
-    metrics = t(
-        "site_version_metrics",
-        **{
-            name: number(summary_row[name], t)
-            for name in ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
-        },
-    )
-    meta = t(
-        "site_version_meta",
-        version=text(benchmark_version),
-        status=status_badge(summary_row, t),
-        n_runs=text(summary_row["n_runs"]),
-        n_pass=text(summary_row["n_pass"]),
-        n_conditional=text(summary_row["n_conditional"]),
-        n_fail=text(summary_row["n_fail"]),
-        metrics=metrics,
-    )
     note = "site_version_note" if answer_link is None else "site_linked_version_note"
-    head = f"""<header>
-{language_switch(page, t)}
-<nav class="crumbs"><a href="{text(root + INDEX)}">{t("site_crumb_leaderboard")}</a> › \
-{text(subject_id)}</nav>
-<h1>{text(subject_id)} <span class="version">{text(subject_version)}</span></h1>
-<p class="meta">{meta}</p>
-<p class="note">{t(note)} {t("evidence_note")}</p>
-<nav class="cases" aria-label="{t("site_cases_label")}">{"".join(toc)}</nav>
-</header>
-<main>
-"""
-    before, after = frame_around(text(f"{subject_id} {subject_version} · {benchmark_version}"), t)
-    return "".join([before, head, *sections, "\n</main>", after])
-
-
-def case_table_head(t: Language) -> str:
-    return "".join(
-        [
-            header(t("col_subject_version"), "text"),
-            header(t("site_col_run"), "text"),
-            header(t("site_col_classification"), "text"),
-            header(t("site_col_raw"), "number", numeric=True, title=t("site_col_raw_title")),
-            header(
-                t("site_col_clipped"), "number", numeric=True, title=t("site_col_clipped_title")
-            ),
-            *(
-                header(
-                    t(f"criterion_short_{name}"),
-                    "number",
-                    numeric=True,
-                    title=t(f"criterion_{name}"),
-                )
-                for name in CRITERIA
-            ),
-            header(t("site_confidence"), "number", numeric=True),
-            header(t("criterion_main_hypothesis"), "text"),
-            f"<th>{t('site_answer')}</th>",
-        ]
+    head = SITE_FRAME.version_header(
+        other_edition_href(page, t),
+        root + INDEX,
+        subject_id,
+        subject_version,
+        benchmark_version,
+        summary_row,
+        note,
+        # Escaped as they were written, above.
+        Markup("".join(toc)),  # noqa: S704
+        Labels(t),
     )
+    before, after = frame_around(f"{subject_id} {subject_version} · {benchmark_version}", t)
+    return "".join([before, str(head), *sections, "\n</main>", after])
+
+
+def run_card_labels(t: Language) -> list[str]:
+    """The labels of a case page's run card (its table's columns but the first, which
+    names the card): the table head's, as plain text."""
+    keys = [
+        "site_col_run",
+        "site_col_classification",
+        "site_col_raw",
+        "site_col_clipped",
+        *(f"criterion_short_{name}" for name in CRITERIA),
+        "site_confidence",
+        "criterion_main_hypothesis",
+        "site_answer",
+    ]
+    # Labels are this project's data; a card shows them as text.
+    return [Markup(t(key)).striptags() for key in keys]  # noqa: S704
 
 
 def _case_row(entry: VersionRun, name_cell: str, answer_link: str, markup: _RunMarkup) -> str:
@@ -747,52 +636,31 @@ def case_page_around(
     n_runs, n_pass, n_conditional, n_fail, n_critical = (
         sum(part[i] for part in counts) for i in range(5)
     )
-    if counts:
-        table_before = (
-            '<div class="table-wrap"><table class="sortable runs" id="runs"><thead><tr>'
-            f"{case_table_head(t)}</tr></thead><tbody>"
-        )
-        table_after = "</tbody></table></div>"
-    else:
-        table_before, table_after = f"<p>{t('site_no_runs')}</p>", ""
-    meta = t(
-        "site_case_meta",
-        version=text(benchmark_version),
-        facts=gold_facts(case_id, gold, t),
-        n_runs=n_runs,
-        n_versions=len(counts),
-        n_pass=n_pass,
-        n_conditional=n_conditional,
-        n_fail=n_fail,
-        n_critical=n_critical,
+    main_before = SITE_FRAME.case_header(
+        other_edition_href(page, t),
+        root + INDEX,
+        case_id,
+        benchmark_version,
+        # Labels with the gold's values escaped into them.
+        Markup(gold_facts(case_id, gold, t)),  # noqa: S704
+        {
+            "n_runs": n_runs,
+            "n_versions": len(counts),
+            "n_pass": n_pass,
+            "n_conditional": n_conditional,
+            "n_fail": n_fail,
+            "n_critical": n_critical,
+        },
+        "site_case_note" if prints_answers(t.code) else "site_linked_case_note",
+        bool(counts),
+        CRITERIA,
+        Labels(t),
     )
-    note = "site_case_note" if prints_answers(t.code) else "site_linked_case_note"
-    main_before = f"""<header>
-{language_switch(page, t)}
-<nav class="crumbs"><a href="{text(root + INDEX)}">{t("site_crumb_leaderboard")}</a> › \
-{text(case_id)}</nav>
-<h1>{text(case_id)}</h1>
-<p class="meta">{meta}</p>
-<p class="note">{t(note)}</p>
-</header>
-<main>
-{table_before}"""
-    before, after = frame_around(text(f"{case_id} · {benchmark_version}"), t)
-    return before + main_before, f"{table_after}\n</main>" + after
-
-
-def matrix_html(case_ids: list[str], matrix_rows: list[str], t: Language) -> str:
-    """The subject-version × case matrix: one row per version (in leaderboard order, rows
-    rendered by the subject-version pages jobs), one column per case."""
-    head = "".join(
-        f'<th class="v" scope="col"><a href="{case_page(case_id)}">{case_id}</a></th>'
-        for case_id in case_ids
+    table_after = "</tbody></table></div>" if counts else ""
+    before, after = frame_around(
+        f"{case_id} · {benchmark_version}", t, run_card_labels(t) if counts else []
     )
-    return (
-        '<div class="matrix-wrap"><table class="matrix" id="matrix"><thead><tr>'
-        f'<th class="corner" scope="col">{t("col_subject_version")}</th>{head}</tr></thead>'
-        f"<tbody>{''.join(matrix_rows)}</tbody></table></div>"
-    )
+    return before + str(main_before), f"{table_after}\n</main>" + after
 
 
 def render_index(
@@ -814,7 +682,6 @@ def render_index(
     """The site's index in language t: the leaderboard and the matrix (module docstring;
     matrix_rows: the versions' rows in this language); with the rows of
     operational_per_subject.csv (a corpus with telemetry), the operational table."""
-    fails_of = fails_by_version(critical_fails)
 
     def subject_href(_index, row):
         return version_page(row["subject_id"], row["subject_version"])
@@ -823,41 +690,29 @@ def render_index(
         page = version_page(fail["subject_id"], fail["subject_version"])
         return f"{page}#{run_anchor(fail['case_id'], fail['run_id'])}"
 
-    ranking = ranking_table(
-        rows, tie_groups, uncertainty, tracks, providers, fails_of, subject_href, run_href, t
+    return render(
+        "site_index.html",
+        t=Labels(t),
+        version=benchmark_version,
+        alpha=alpha,
+        last_update=last_update,
+        rows=rows,
+        tie_groups=tie_groups,
+        uncertainty=uncertainty,
+        tracks=tracks,
+        providers=providers,
+        fails_of=fails_by_version(critical_fails),
+        subject_href=subject_href,
+        run_href=run_href,
+        operational=operational_table(rows, operational, t) if operational else None,
+        language_target=other_edition_href(INDEX, t),
+        case_ids=case_ids,
+        case_href=case_page,
+        # Pre-rendered by the version pages jobs (version_parts), escaped there.
+        matrix_rows=Markup("".join(matrix_rows)),  # noqa: S704
+        letter_css=LETTER_CSS,
+        critical_css=CRITICAL_CSS,
+        PASS=PASS,
+        CONDITIONAL=CONDITIONAL,
+        FAIL=FAIL,
     )
-    operational_section = (
-        operational_table(rows, operational, subject_href, t) if operational else ""
-    )
-    marks = {
-        name: f'<i class="{css}">{t(f"letter_{name}")}</i>'
-        for name, css in (*LETTER_CSS.items(), ("critical", CRITICAL_CSS))
-    }
-    matrix_note = t(
-        "site_matrix_note",
-        n_versions=len(rows),
-        n_ranked=sum(row["leaderboard_status"] == ELIGIBLE for row in rows),
-        n_cases=len(case_ids),
-        pass_mark=marks[PASS],
-        conditional_mark=marks[CONDITIONAL],
-        fail_mark=marks[FAIL],
-        critical_mark=marks["critical"],
-    )
-    body = f"""<header>
-{language_switch(INDEX, t)}
-<h1>{t("heading")}</h1>
-{header_meta(benchmark_version, alpha, last_update, rows, t)}
-</header>
-<main>
-<h2>{t("ranking_heading")}</h2>
-<p class="note">{t("ranking_note")}</p>
-{ranking}
-{uncertainty_note(benchmark_version, t)}
-{disqualified_section(rows, providers, fails_of, run_href, subject_href, t)}
-{operational_section}
-<h2 id="matrix-title">{t("site_matrix_heading")}</h2>
-<p class="note">{matrix_note}</p>
-{matrix_html(case_ids, matrix_rows, t)}
-</main>
-<footer class="meta"><p>{t("site_footer")}</p></footer>"""
-    return frame(t("title", version=text(benchmark_version)), body, t)
