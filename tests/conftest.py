@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import support
+import workflow_runs
 
 TESTS = Path(__file__).resolve().parent
 MARKER_OF_FOLDER = {"unit": pytest.mark.unit, "workflow": pytest.mark.workflow}
@@ -59,27 +59,27 @@ def pytest_collection_modifyitems(config, items):
 
 
 @pytest.fixture(scope="session")
-def demo_run(tmp_path_factory) -> support.DemoRun:
+def demo_run(tmp_path_factory) -> workflow_runs.DemoRun:
     """One run of the workflow on a copy of the demo corpus, for the tests that only read
-    what it wrote (support.run_on_demo_copy); it succeeded. Made once per session: under
+    what it wrote (workflow_runs.run_on_demo_copy); it succeeded. Made once per session: under
     pytest-xdist, by the first worker that needs it, in the session's folder, which every
     worker's own temporary folder is in; the others read its record."""
     base = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         base = base.parent
-    with support.exclusive(base / "demo-run.lock"):
+    with workflow_runs.exclusive(base / "demo-run.lock"):
         record = base / "demo-run.json"
         if record.exists():
-            shared = support.DemoRun.load(record)
+            shared = workflow_runs.DemoRun.load(record)
         else:
-            shared = support.run_on_demo_copy(base / "demo-run")
+            shared = workflow_runs.run_on_demo_copy(base / "demo-run")
             shared.save(record)
     assert shared.run.returncode == 0, shared.run.output
     return shared
 
 
 @pytest.fixture(scope="session")
-def demo_site(demo_run) -> support.DemoRun:
+def demo_site(demo_run) -> workflow_runs.DemoRun:
     """demo_run, with `snakemake site` run after it in its workdir (the site in
     workdir/site, built from the results in workdir/out), for the tests that only read
     the site. Made once per session, like demo_run: the first worker that needs it
@@ -89,7 +89,7 @@ def demo_site(demo_run) -> support.DemoRun:
         if record.exists():
             returncode, output = json.loads(record.read_text("utf-8"))
         else:
-            run = support.run_workflow(demo_run.workdir, "site", **demo_run.config)
+            run = workflow_runs.run_workflow(demo_run.workdir, "site", **demo_run.config)
             returncode, output = run.returncode, run.output
             record.write_text(json.dumps([returncode, output]), "utf-8")
     assert returncode == 0, output

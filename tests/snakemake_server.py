@@ -1,6 +1,6 @@
 """A Snakemake with its imports done, that the tests' runs are forked from.
 
-`support.run_workflow` starts one per test process: `python -P snakemake_server.py FD`,
+`workflow_runs.run_workflow` starts one per test process: `python -P snakemake_server.py FD`,
 FD one end of a Unix socket pair (-P: this folder stays off sys.path, which is then the
 interpreter's, as in the `snakemake` console script). Snakemake's command line spends
 ~1 s of its ~1.3 s start importing (snakemake.cli, then what its main() imports: the
@@ -23,7 +23,7 @@ The rules' jobs are not forked: each is `python <script>` as on the command line
 job's imports and its hash seed are its own. The forked runs share this process's hash
 seed; `tests/workflow/test_command_line.py` runs the workflow from the command line
 under two seeds, and RO_TESTS_COMMAND_LINE=1 runs every workflow test that way
-(support.run_workflow).
+(workflow_runs.run_workflow).
 """
 
 import contextlib

@@ -9,7 +9,7 @@ import jsonschema
 import pytest
 
 import benchmark_data
-from support import REPO, tree_digest
+from workflow_runs import REPO, tree_digest
 
 HEADER = (
     "subject_id,subject_version,case_id,family,run_id,reviewer_id,scoring_timestamp_utc,"

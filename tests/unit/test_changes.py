@@ -31,7 +31,7 @@ from ro_metrics.publishing.changes import (
 )
 from ro_metrics.publishing.changes_report import csv_rows, markdown, page_section
 from ro_metrics.publishing.translations import language
-from support import COMMITTED_RESULTS
+from workflow_runs import COMMITTED_RESULTS
 
 RUN = "run-2026-05-12-001"
 RUN_2 = "run-2026-05-12-002"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO
+from workflow_runs import REPO
 
 SCRIPT = REPO / "scripts" / "tools" / "check_results_commits.py"
 

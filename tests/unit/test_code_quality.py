@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support import REPO
+from workflow_runs import REPO
 
 BIN = Path(sys.executable).parent
 

@@ -12,7 +12,7 @@ import io
 import json
 
 from ro_metrics.contracts.tables import CRITICAL_FAIL_COLUMNS
-from support import COMMITTED_RESULTS, DEMO_CORPUS
+from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS
 
 VERSION = ("borealis-xl", "borealis-xl-2026-01-15")
 EXPECTED = [

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 import make_demo_corpus as gen
-from support import REPO
+from workflow_runs import REPO
 
 DEMO = REPO / "demo" / "corpus"
 SCHEMA_DIR = REPO / "system" / "schemas" / "v1.0"

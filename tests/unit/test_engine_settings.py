@@ -4,7 +4,7 @@ alive at exit, and still collects what later exit handlers make."""
 import subprocess
 import sys
 
-from support import REPO
+from workflow_runs import REPO
 
 
 def printed(code: str, mode: str) -> str:

@@ -5,7 +5,7 @@ import re
 
 import yaml
 
-from support import REPO
+from workflow_runs import REPO
 
 # conda-forge names of the PyPI packages whose names differ.
 CONDA_NAME = {"fastjsonschema": "python-fastjsonschema"}

@@ -25,7 +25,7 @@ from ro_metrics.formulas.evidence import (
     normalise,
     quoted_spans,
 )
-from support import REPO
+from workflow_runs import REPO
 
 SAMPLES = REPO / "tests/data/samples"
 

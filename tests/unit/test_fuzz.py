@@ -74,7 +74,7 @@ from ro_metrics.corpus.decoding import (
 from ro_metrics.corpus.golds import load_golds
 from ro_metrics.corpus.layout import REGISTRY, Entry
 from ro_metrics.corpus.partition import FileChecker
-from support import REPO, SAMPLES
+from workflow_runs import REPO, SAMPLES
 
 DEMO = REPO / "demo" / "corpus"
 SCHEMAS = REPO / "system" / "schemas" / "v1.0"

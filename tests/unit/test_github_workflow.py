@@ -10,7 +10,7 @@ from pathlib import Path
 
 import yaml
 
-from support import REPO
+from workflow_runs import REPO
 
 WORKFLOW = REPO / ".github" / "workflows" / "ci.yml"
 CHECK = Path(sys.executable).parent / "check-jsonschema"

@@ -24,7 +24,7 @@ from ro_metrics.publishing.reliability_diagram import (
 )
 from ro_metrics.publishing.reliability_svg import reliability_svg_text
 from ro_metrics.publishing.snapshot import earlier_snapshots
-from support import COMMITTED_RESULTS, DEMO_CORPUS
+from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS
 
 
 def subject(subject_id, version, q_final, status="Eligible", n_critical="0"):

@@ -17,7 +17,7 @@ A registry description holding markup, run through the real workflow and shown a
 is tests/workflow/test_leaderboard_xss.py.
 
 Chromium is Debian's /usr/bin/chromium, driven over its DevTools pipe by
-support.shared_browser (the DOM after load, screenshots): no Selenium or Playwright.
+browser.shared_browser (the DOM after load, screenshots): no Selenium or Playwright.
 Without it the module is skipped, except on CI (the CI environment variable set), where
 it fails: CI must install it.
 """
@@ -32,16 +32,15 @@ from pathlib import Path
 
 import pytest
 
-from support import (
-    COMMITTED_RESULTS,
+from browser import (
     Element,
     dump_dom,
     parse_html,
-    read_csv,
     require_chromium,
     shared_browser,
     subject_sections,
 )
+from workflow_runs import COMMITTED_RESULTS, read_csv
 
 SCREENSHOT_COPY = Path("/tmp/leaderboard-screenshot.png")  # noqa: S108 - for a human to view
 WIDTH, HEIGHT = 1600, 2000

@@ -10,7 +10,7 @@ from markdown_it import MarkdownIt
 
 from ro_metrics.publishing.leaderboard_markdown import render_markdown
 from ro_metrics.publishing.translations import language
-from support import COMMITTED_RESULTS
+from workflow_runs import COMMITTED_RESULTS
 
 GFM = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 PROBE = "a|b *c* _d_ `e` <b>f</b> <script>alert(1)</script> &amp; [g](http://h.i) ~~j~~ # k \\ l"

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from browser import require_chromium, shared_browser
 from ro_metrics.publishing.translations import ENGLISH, SPANISH, load_labels
-from support import COMMITTED_RESULTS, require_chromium, shared_browser
+from workflow_runs import COMMITTED_RESULTS
 
 require_chromium(module_level=True)
 

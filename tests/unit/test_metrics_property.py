@@ -1,11 +1,11 @@
 """The workflow's numbers against an independent, naive reading of the spec, in-process.
 
-The naive side (tests/support.py) is written straight from aggregated_metrics.md; it
+The naive side (tests/naive_oracle.py) is written straight from aggregated_metrics.md; it
 imports nothing from scripts/. The workflow side here is the real code in-process: the
 library functions of steps 2-4 (ro_metrics.formulas.per_run and .aggregates) around a
 real per_run.csv. End to end, a full ``snakemake`` run on a small valid corpus written
 on disk: tests/workflow/test_metrics_property_workflow.py. The rounding rule of the
-comparison is explained in tests/support.py.
+comparison is explained in tests/naive_oracle.py.
 """
 
 import tempfile
@@ -13,11 +13,7 @@ from pathlib import Path
 
 from hypothesis import example, given, settings
 
-from ro_metrics.contracts import tables
-from ro_metrics.contracts.records import PublicGold, ScoredRun
-from ro_metrics.formulas import aggregates
-from ro_metrics.formulas import per_run as per_run_formulas
-from support import (
+from naive_oracle import (
     FAMILY_HEADER,
     PER_RUN_HEADER,
     SUBJECT_HEADER,
@@ -31,7 +27,11 @@ from support import (
     per_run_cells,
     read_csv_rows,
 )
-from support import METRICS_PROFILE as PROFILE
+from naive_oracle import METRICS_PROFILE as PROFILE
+from ro_metrics.contracts import tables
+from ro_metrics.contracts.records import PublicGold, ScoredRun
+from ro_metrics.formulas import aggregates
+from ro_metrics.formulas import per_run as per_run_formulas
 
 IN_PROCESS_EXAMPLES = 200
 

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 import pytest
 
+from naive_oracle import benchmark_tables, one_call_per_response
 from ro_metrics.contracts.records import ResponseKey
 from ro_metrics.contracts.tables import (
     OPERATIONAL_FAMILY_COLUMNS,
@@ -22,7 +23,7 @@ from ro_metrics.contracts.tables import (
 from ro_metrics.corpus.layout import BATCH_LOGS, read_manifest, scan_telemetry
 from ro_metrics.corpus.telemetry import Call, read_batch_log, response_keys, select_calls
 from ro_metrics.formulas import operational as op
-from support import COMMITTED_RESULTS, DEMO_CORPUS, REPO, benchmark_tables, one_call_per_response
+from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS, REPO
 
 SAMPLE = REPO / "tests/data/samples/batch_log.synthetic-sample.csv"
 LOG = "logs/batch_logs/2026-05-12T09-14-03Z.csv"
@@ -244,7 +245,7 @@ def test_rows_of_the_spec_sample_by_hand():
     ]
 
 
-# --- the benchmark's own rules, implemented independently (support.benchmark_tables) ----
+# --- the benchmark's own rules, implemented independently (naive_oracle.benchmark_tables) ----
 
 
 def random_responses(rng: random.Random, n: int) -> list[tuple[str, str, str, str]]:

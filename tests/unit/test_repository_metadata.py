@@ -2,7 +2,7 @@
 
 import yaml
 
-from support import REPO
+from workflow_runs import REPO
 
 
 def test_the_licence_is_mit():

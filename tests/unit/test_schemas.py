@@ -24,7 +24,7 @@ import pytest
 import yaml
 
 from ro_metrics.corpus.decoding import inline_definitions
-from support import REPO, SAMPLES
+from workflow_runs import REPO, SAMPLES
 
 SCHEMA_DIR = REPO / "system" / "schemas" / "v1.0"
 SHARED_SAMPLES = REPO.parent / "shared" / "spec" / "samples"

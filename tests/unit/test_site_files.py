@@ -44,7 +44,7 @@ from ro_metrics.publishing.site_pages import (
     EDITIONS,
 )
 from ro_metrics.publishing.translations import LANGUAGES
-from support import site_pages, version_run
+from site_records import site_pages, version_run
 
 PROBE = "<script>alert(1)</script>\"&'"
 

@@ -1,5 +1,5 @@
 """The site's Spanish edition, rendered by the library (publishing/site_pages.py): every
-expected string is written out by hand from es.json and the run of support.version_run
+expected string is written out by hand from es.json and the run of site_records.version_run
 (raw and clipped score 10 on a case with floor 4 and ceiling 12, one critical generic
 fail, confidence 80, correctness 1.0), so a label, a decimal comma or a link that moves
 shows here. The Spanish version page does not print the response's texts (the model's
@@ -15,7 +15,7 @@ from ro_metrics.publishing.site_pages import (
     render_index,
     version_parts,
 )
-from support import SITE_GOLD, published_run, render_case_page, site_pages, version_run
+from site_records import SITE_GOLD, published_run, render_case_page, site_pages, version_run
 
 ES, EN = EDITIONS["es"], EDITIONS["en"]
 TEXT = "the filter is fouled"
@@ -110,7 +110,7 @@ def test_a_version_page_in_spanish():
 
 
 def test_a_spanish_version_page_holds_none_of_the_answers_long_fields():
-    """Every field of support.published_run's answer is TEXT but its recommended action
+    """Every field of site_records.published_run's answer is TEXT but its recommended action
     ("Shock it: TEXT now"): the English page prints them all, the Spanish page none of
     them (TEXT itself stays in its justifications and fail quote)."""
     spanish, _, _ = site_pages("zzversion", TEXT, SUMMARY, ES)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ro_metrics.publishing.site_pages import EDITIONS, _label_field, compiled_template
-from support import site_pages
+from site_records import site_pages
 
 FIELDS = ("anchor", "run_id", "score_0", "served")
 SUMMARY = ["atlas", "zzversion", 1, 0, 0, 1, 1, 0, "0.0", "10.0", "0.04", "0.2", "0.5", "0.4",

@@ -24,7 +24,7 @@ from ro_metrics.publishing.stale_lock import (
     recover_stale_lock,
     stale_lock_files,
 )
-from support import STALE_LOCK_REMOVED as REMOVED
+from workflow_runs import STALE_LOCK_REMOVED as REMOVED
 
 ME = psutil.Process()
 

@@ -30,7 +30,8 @@ from ro_metrics.publishing.translations import (
     language,
     load_labels,
 )
-from support import REPO, site_pages
+from site_records import site_pages
+from workflow_runs import REPO
 
 CODE = [
     REPO / "scripts/ro_metrics/publishing/leaderboard_page.py",

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from ro_metrics.contracts.vocabulary import FAMILIES
 from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas import uncertainty as un
-from support import COMMITTED_RESULTS, read_csv
+from workflow_runs import COMMITTED_RESULTS, read_csv
 
 Z95 = 1.959963984540054
 

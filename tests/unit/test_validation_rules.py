@@ -11,7 +11,7 @@ from ro_metrics.contracts.records import Problem
 from ro_metrics.contracts.vocabulary import newest_timestamp, timestamp_instant, utc_text
 from ro_metrics.corpus.cross_check import llm_version_problems
 from ro_metrics.corpus.partition import duplicate_evaluation_ids
-from support import REPO
+from workflow_runs import REPO
 
 # 2026-05-13T10:00:00Z is 1,778,666,400 s after the epoch: 20,586 days (1970-01-01 to
 # 2026-05-13: 56 years, 14 of them leap, 56 · 365 + 14 = 20,454, plus 132 days of 2026

@@ -4,7 +4,7 @@ import csv
 import subprocess
 import sys
 
-from support import REPO
+from workflow_runs import REPO
 
 BENCH = REPO / "scripts" / "tools" / "bench.py"
 

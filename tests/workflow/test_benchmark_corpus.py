@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from site_links import link_check
-from support import REPO, run_workflow, tree_digest, workflow_copy
+from workflow_runs import REPO, run_workflow, tree_digest, workflow_copy
 
 BENCHMARK = Path(
     os.environ.get("BENCHMARK_V1_DIR") or REPO.parent / "shared" / "benchmark-v1.0"

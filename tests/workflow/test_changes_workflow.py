@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from support import corpus_copy, run_workflow, tree_digest, workflow_copy
+from workflow_runs import corpus_copy, run_workflow, tree_digest, workflow_copy
 
 SCORINGS = "scoring/v1.0/atlas-7b"
 RESCORED = "RO-MECH-001__run-2026-05-12-001__eval-R01.json"

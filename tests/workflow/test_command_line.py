@@ -10,7 +10,7 @@ byte-identical results/ and site/, equal to the committed results/.
 
 import pytest
 
-from support import COMMITTED_RESULTS, corpus_copy, run_workflow, tree_digest, workflow_copy
+from workflow_runs import COMMITTED_RESULTS, corpus_copy, run_workflow, tree_digest, workflow_copy
 
 
 @pytest.fixture(scope="module")

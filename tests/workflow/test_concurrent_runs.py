@@ -5,7 +5,7 @@ import signal
 import time
 
 from ro_metrics.publishing.stale_lock import RECORD_NAME
-from support import ONE_PARTITION, corpus_copy, run_workflow, start_workflow, workflow_copy
+from workflow_runs import ONE_PARTITION, corpus_copy, run_workflow, start_workflow, workflow_copy
 
 
 def test_second_run_is_refused_while_the_first_holds_the_lock(tmp_path):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from support import DEMO_CORPUS, run_workflow, workflow_copy
+from workflow_runs import DEMO_CORPUS, run_workflow, workflow_copy
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-from support import (
+from workflow_runs import (
     COMMITTED_RESULTS,
     DEMO_CORPUS,
     ONE_PARTITION,

@@ -2,7 +2,7 @@
 
 import re
 
-from support import (
+from workflow_runs import (
     COMMITTED_RESULTS,
     DEMO_CORPUS,
     EIGHT_PARTITIONS,

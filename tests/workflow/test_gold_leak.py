@@ -19,7 +19,7 @@ import binascii
 import json
 import re
 
-from support import ONE_PARTITION, corpus_copy, run_workflow, workflow_copy
+from workflow_runs import ONE_PARTITION, corpus_copy, run_workflow, workflow_copy
 
 MARKER = "LEAKPROBE-7f3c9a"
 REFERENCE_MARKER = "REFPROBE-2b81d0"

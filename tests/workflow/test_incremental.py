@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from ro_metrics.corpus.layout import partition_of
-from support import (
+from workflow_runs import (
     EIGHT_PARTITIONS,
     ONE_PARTITION,
     Plan,

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from ro_metrics.publishing.stale_lock import RECORD_NAME
-from support import (
+from workflow_runs import (
     COMMITTED_RESULTS,
     ONE_PARTITION,
     PUBLISHED,

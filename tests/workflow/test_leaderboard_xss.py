@@ -12,18 +12,8 @@ import re
 import pytest
 import yaml
 
-from support import (
-    ONE_PARTITION,
-    PROBE,
-    corpus_copy,
-    dump_dom,
-    read_csv,
-    require_chromium,
-    run_workflow,
-    subject_sections,
-    with_alert_trap,
-    workflow_copy,
-)
+from browser import PROBE, dump_dom, require_chromium, subject_sections, with_alert_trap
+from workflow_runs import ONE_PARTITION, corpus_copy, read_csv, run_workflow, workflow_copy
 
 require_chromium(module_level=True)
 

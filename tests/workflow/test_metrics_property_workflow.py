@@ -1,7 +1,7 @@
 """The workflow's numbers against an independent, naive reading of the spec, end to end.
 
 A full ``snakemake`` run on a small valid corpus written on disk in the published
-layout, compared with the naive side of tests/support.py (written straight from
+layout, compared with the naive side of tests/naive_oracle.py (written straight from
 aggregated_metrics.md, importing nothing from scripts/; the rounding rule is explained
 there). The same comparison in-process, with shrinking:
 tests/unit/test_metrics_property.py.
@@ -16,11 +16,9 @@ import pytest
 import yaml
 from hypothesis import Phase, example, given, settings
 
-from support import (
+from naive_oracle import (
     FAMILY_HEADER,
-    ONE_PARTITION,
     PER_RUN_HEADER,
-    SAMPLES,
     SUBJECT_HEADER,
     alphas,
     assert_existence,
@@ -30,10 +28,9 @@ from support import (
     naive_tables,
     per_run_cells,
     read_csv_rows,
-    run_workflow,
-    workflow_copy,
 )
-from support import METRICS_PROFILE as PROFILE
+from naive_oracle import METRICS_PROFILE as PROFILE
+from workflow_runs import ONE_PARTITION, SAMPLES, run_workflow, workflow_copy
 
 WORKFLOW_EXAMPLES = 3
 

@@ -9,15 +9,8 @@ import shutil
 
 import pytest
 
-from support import (
-    benchmark_tables,
-    corpus_copy,
-    one_call_per_response,
-    planned_jobs,
-    run_workflow,
-    tree_digest,
-    workflow_copy,
-)
+from naive_oracle import benchmark_tables, one_call_per_response
+from workflow_runs import corpus_copy, planned_jobs, run_workflow, tree_digest, workflow_copy
 
 BATCH_LOGS = "logs/batch_logs"
 OPERATIONAL = ["operational_per_subject.csv", "operational_per_family.csv"]

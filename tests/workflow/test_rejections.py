@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from support import (
+from workflow_runs import (
     COMMITTED_RESULTS,
     Run,
     corpus_copy,

@@ -21,13 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from support import (
-    PUBLISHED,
-    REPO,
-    chromium,
-    require_chromium,
-    run_workflow,
-)
+from browser import chromium, require_chromium
+from workflow_runs import PUBLISHED, REPO, run_workflow
 
 CAPTIONS = REPO / "workflow" / "report"
 # A caption names its file first, as an rst literal: ``coverage.csv``. The diagrams

@@ -28,7 +28,7 @@ import pytest
 
 from ro_metrics.publishing.site_files import case_page, edition_page, run_anchor, version_page
 from site_links import link_check, parse
-from support import DEMO_CORPUS, REPO, corpus_copy, run_workflow, tree_digest, workflow_copy
+from workflow_runs import DEMO_CORPUS, REPO, corpus_copy, run_workflow, tree_digest, workflow_copy
 
 
 def read_csv(path: Path) -> list[dict]:

@@ -19,7 +19,7 @@
   and in every page of the site, both editions — and no script runs (an alert trap
   stays silent).
 
-One Chromium serves every test of a worker (support.shared_browser), each page in a tab
+One Chromium serves every test of a worker (browser.shared_browser), each page in a tab
 of its own.
 """
 
@@ -31,17 +31,9 @@ from pathlib import Path
 
 import pytest
 
+from browser import PROBE, require_chromium, shared_browser, with_alert_trap
 from ro_metrics.publishing.site_files import INDEX, case_page, edition_page, version_page
-from support import (
-    PROBE,
-    corpus_copy,
-    read_csv,
-    require_chromium,
-    run_workflow,
-    shared_browser,
-    with_alert_trap,
-    workflow_copy,
-)
+from workflow_runs import corpus_copy, read_csv, run_workflow, workflow_copy
 
 require_chromium(module_level=True)
 
@@ -54,7 +46,7 @@ SITE_PAGES = {
 }
 PAGES = {name: f"site/{page}" for name, page in SITE_PAGES.items()}
 PAGES |= {f"{name}-es": f"site/{edition_page(page, 'es')}" for name, page in SITE_PAGES.items()}
-# The results folder of demo_site (support.DemoRun.results) and of build().
+# The results folder of demo_site (workflow_runs.DemoRun.results) and of build().
 PAGES["leaderboard"] = "out/leaderboard.html"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;"
 
@@ -74,7 +66,7 @@ def workdir(demo_site):
 
 @pytest.fixture(scope="module")
 def browser():
-    """The worker's one Chromium (support.shared_browser), a tab per page."""
+    """The worker's one Chromium (browser.shared_browser), a tab per page."""
     return shared_browser()
 
 

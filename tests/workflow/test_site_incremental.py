@@ -19,7 +19,7 @@ import pytest
 
 from ro_metrics.corpus.layout import partition_of
 from ro_metrics.publishing.site_files import case_page, version_page
-from support import (
+from workflow_runs import (
     EIGHT_PARTITIONS,
     ONE_PARTITION,
     Plan,

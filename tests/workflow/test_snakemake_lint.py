@@ -5,7 +5,7 @@ The other linters (snakefmt, ruff) are in tests/unit/test_code_quality.py.
 
 import subprocess
 
-from support import REPO, SNAKEMAKE
+from workflow_runs import REPO, SNAKEMAKE
 
 
 def test_snakemake_lint():

@@ -5,7 +5,7 @@ import stat
 
 import pytest
 
-from support import (
+from workflow_runs import (
     ONE_PARTITION,
     PUBLISHED,
     corpus_copy,

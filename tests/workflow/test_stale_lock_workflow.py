@@ -9,8 +9,8 @@ import signal
 import time
 
 from ro_metrics.publishing.stale_lock import RECORD_NAME
-from support import ONE_PARTITION, corpus_copy, run_workflow, start_workflow, workflow_copy
-from support import STALE_LOCK_REMOVED as REMOVED
+from workflow_runs import ONE_PARTITION, corpus_copy, run_workflow, start_workflow, workflow_copy
+from workflow_runs import STALE_LOCK_REMOVED as REMOVED
 
 
 def test_a_killed_run_is_refused_while_alive_and_recovered_once_dead(tmp_path):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from support import COMMITTED_RESULTS, DEMO_CORPUS, ONE_PARTITION, run_workflow, workflow_copy
+from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS, ONE_PARTITION, run_workflow, workflow_copy
 
 BOOTSTRAPPED = {"mean_clipped_score", "q_final", "brier", "ece"}
 

@@ -18,13 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from support import (
-    COMMITTED_RESULTS,
-    corpus_copy,
-    run_workflow,
-    tree_digest,
-    workflow_copy,
-)
+from workflow_runs import COMMITTED_RESULTS, corpus_copy, run_workflow, tree_digest, workflow_copy
 
 V = "v1.0"
 

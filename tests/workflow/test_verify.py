@@ -2,7 +2,7 @@
 
 import shutil
 
-from support import COMMITTED_RESULTS, DEMO_CORPUS, run_workflow, workflow_copy
+from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS, run_workflow, workflow_copy
 
 
 def test_verify_on_a_clean_checkout_then_after_a_hand_edit(tmp_path):
