@@ -40,7 +40,6 @@ family and case type reach this module), a scoring's `reference`, `justification
 or any field the schemas do not name (records.PublishedRun carries none of them).
 """
 
-import hashlib
 import string
 from collections.abc import Callable
 from typing import NamedTuple
@@ -713,9 +712,7 @@ def version_parts(
             rows_html[code] = "".join(
                 [_case_row(entry, name_cell, answer_link, markup) for entry in entries]
             )
-        shown = "\n".join(rows_html.values())
-        digest = hashlib.sha256(f"{counts}\n{shown}".encode()).hexdigest()
-        cases[case_id] = CasePart(digest, counts, rows_html)
+        cases[case_id] = CasePart(counts, rows_html)
     return VersionParts(
         subject_id,
         subject_version,
@@ -728,26 +725,25 @@ def version_parts(
     )
 
 
-def case_page_around(
+def render_case_page(
     *,
     case_id: str,
     gold: PublicGold,
-    counts: list[list[int]],
+    parts: list[CasePart],
     benchmark_version: str,
     t: Language,
-) -> tuple[str, str]:
-    """The page of one case in language t, before and after the rows of its versions
-    (their CasePart.rows_html, whose CasePart.counts are `counts`), which the case pages
-    job joins between them as bytes: the runs of every subject version, sortable. The
-    versions come in (subject_id, subject_version) order, each run by run: not in
+) -> str:
+    """The page of one case in language t: the runs of every subject version (parts:
+    each version's CasePart of the case, rendered by its partition's job), sortable.
+    The versions come in (subject_id, subject_version) order, each run by run: not in
     leaderboard order, so that a ranking change elsewhere does not rewrite every case
     page. With no versions, the page says there are no runs and has no rows."""
     page = case_page(case_id)
     root = _root(page)
     n_runs, n_pass, n_conditional, n_fail, n_critical = (
-        sum(part[i] for part in counts) for i in range(5)
+        sum(part.counts[i] for part in parts) for i in range(5)
     )
-    if counts:
+    if parts:
         table_before = (
             '<div class="table-wrap"><table class="sortable runs" id="runs"><thead><tr>'
             f"{case_table_head(t)}</tr></thead><tbody>"
@@ -760,7 +756,7 @@ def case_page_around(
         version=text(benchmark_version),
         facts=gold_facts(case_id, gold, t),
         n_runs=n_runs,
-        n_versions=len(counts),
+        n_versions=len(parts),
         n_pass=n_pass,
         n_conditional=n_conditional,
         n_fail=n_fail,
@@ -777,8 +773,9 @@ def case_page_around(
 </header>
 <main>
 {table_before}"""
+    rows = "".join(part.rows_html[t.code] for part in parts)
     before, after = frame_around(text(f"{case_id} · {benchmark_version}"), t)
-    return before + main_before, f"{table_after}\n</main>" + after
+    return f"{before}{main_before}{rows}{table_after}\n</main>{after}"
 
 
 def matrix_html(case_ids: list[str], matrix_rows: list[str], t: Language) -> str:
