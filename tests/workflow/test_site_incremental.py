@@ -17,6 +17,7 @@ import time
 
 import pytest
 
+from ro_metrics.contracts.records import read_version_parts
 from ro_metrics.corpus.layout import partition_of
 from ro_metrics.publishing.site_files import case_page, version_page
 from support import (
@@ -168,25 +169,33 @@ def test_a_page_deleted_or_edited_by_hand_is_restored(built_on_one):
 
 
 def test_a_parts_file_removed_from_the_cache_is_written_again(built):
-    """A partition's parts file is its job's output: removed, that job runs again (and,
-    without the last run's parts, renders every version of the partition), then the
-    case pages job; the pages come out with the same bytes, so none is rewritten."""
-    workdir, _, config = built
+    """A partition's parts file is its job's output: removed, it is written again as soon
+    as the case pages job runs (here for a scoring added in another partition), by its
+    partition's job, which renders every version again (it has no last parts to keep);
+    its versions' pages come out with the same bytes, so none of them is rewritten."""
+    workdir, corpus, config = built
     site = workdir / "site"
     (cache,) = (workdir / ".cache").glob("*/site")
-    removed = cache / f"partition-{partition_of('atlas-7b', 8)}.parts.json"
+    mine = partition_of("atlas-7b", 8)
+    (removed, *_) = [
+        path
+        for path in sorted(cache.glob("partition-*.parts.json"))
+        if path.name != f"partition-{mine}.parts.json" and read_version_parts(path)
+    ]
+    other = removed.name.removeprefix("partition-").removesuffix(".parts.json")
     written = removed.read_bytes()
     removed.unlink()
+    assert planned_jobs(workdir, "site", **config) == {}  # nothing needs it yet
     before = state(site)
-    assert plan(workdir, "site", **config).jobs() == {
-        "version_pages": 1,
-        "case_pages_and_index": 1,
-        "site": 1,
-    }
+    add_scoring(corpus)
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
+    ran = Plan(run.output)
+    assert sorted(ran.wildcards("version_pages")) == sorted(
+        [f"partition={mine}", f"partition={other}"]
+    )
     assert removed.read_bytes() == written
-    assert changed(before, state(site)) == []
+    assert changed(before, state(site)) == TOUCHED
     assert planned_jobs(workdir, "site", **config) == {}
 
 
