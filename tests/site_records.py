@@ -14,7 +14,7 @@ from ro_metrics.formulas.evidence import evidence
 from ro_metrics.formulas.per_run import per_run_row
 from ro_metrics.publishing.site_pages import (
     VersionRun,
-    case_page_around,
+    render_case_page,
     render_version_page,
     version_parts,
 )
@@ -91,16 +91,3 @@ def site_pages(subject_version: str, text: str, summary: list, t: Language):
         t=t,
     )
     return page, parts, case
-
-
-def render_case_page(*, case_id, gold, parts, benchmark_version, t) -> str:
-    """A case page as the case pages job assembles it (site_pages.case_page_around
-    around the parts' rows), as text."""
-    before, after = case_page_around(
-        case_id=case_id,
-        gold=gold,
-        counts=[part.counts for part in parts],
-        benchmark_version=benchmark_version,
-        t=t,
-    )
-    return before + "".join(part.rows_html[t.code] for part in parts) + after

@@ -6,13 +6,12 @@
   workflow wrote it);
 - drop_outdated_manifests: a page deleted or edited by hand, or another site folder,
   drops its job's manifest;
-- update_case_rows: a partition renders again only the case rows that changed, and a
-  case's rows read back are the ones written;
+- the parts a partition hands on (records.VersionParts, one JSON file) read back as
+  written, and a case page joins its versions' rows in the order given;
 - a subject version or corpus text holding markup is escaped on the pages, in every
   language.
 """
 
-import hashlib
 import os
 
 import pytest
@@ -20,31 +19,23 @@ import pytest
 from ro_metrics.contracts.files import remove_stale_staging
 from ro_metrics.contracts.records import (
     CasePart,
-    CaseRegion,
-    PartitionParts,
     VersionParts,
     read_page_manifest,
+    read_version_parts,
+    write_version_parts,
 )
 from ro_metrics.publishing.site_files import (
     PageWriter,
-    block_rows,
     case_page,
-    case_rows_file,
     drop_outdated_manifests,
     edition_page,
     href,
-    read_region,
-    region_bytes,
     run_anchor,
-    update_case_rows,
-    version_entry,
     version_page,
 )
-from ro_metrics.publishing.site_pages import (
-    EDITIONS,
-)
+from ro_metrics.publishing.site_pages import EDITIONS, render_case_page
 from ro_metrics.publishing.translations import LANGUAGES
-from site_records import site_pages, version_run
+from site_records import SITE_GOLD, site_pages, version_run
 
 PROBE = "<script>alert(1)</script>\"&'"
 
@@ -187,110 +178,55 @@ def test_markup_in_corpus_text_is_escaped_on_the_pages(code):
     assert '<q class="quote">&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;</q>' in page
 
 
-def _version(subject_id: str, rows: dict[str, str]) -> VersionParts:
-    """A version whose rows of each case are rows[case_id] in English and, upper-cased,
-    in Spanish (its digest is the text)."""
-    cases = {
-        case_id: CasePart(html, [1, 1, 0, 0, 0], {"es": html.upper(), "en": html})
-        for case_id, html in rows.items()
-    }
-    return VersionParts(subject_id, "v1", "in", {"en": "<tr></tr>"}, cases)
-
-
-def _update(parts_path, versions, previous):
-    """update_case_rows for these VersionParts; the versions it had to render (parts_of)."""
-    asked = []
-
-    def parts_of(subject_id, subject_version):
-        asked.append(subject_id)
-        return next(v for v in versions if v.subject_id == subject_id)
-
-    entries = [version_entry(v) for v in versions]
-    case_rows, written = update_case_rows(parts_path, entries, previous, parts_of)
-    return PartitionParts(entries, case_rows), written, asked
-
-
-def _rows(parts_path, parts, case_id):
-    """(subject_id, English rows, Spanish rows) of each version with rows of the case,
-    as the case pages job reads them."""
-    region = parts.case_rows[case_id]
-    handle = os.open(case_rows_file(parts_path), os.O_RDONLY)
-    try:
-        rows = block_rows(read_region(handle, region), region.blocks)
-    finally:
-        os.close(handle)
-    return [
-        (block.subject_id, by_edition["en"].decode(), by_edition["es"].decode())
-        for block, by_edition in zip(region.blocks, rows, strict=True)
+def test_a_partitions_parts_are_read_back_as_written(tmp_path):
+    """One JSON file per partition: each version's parts as an array in field order, its
+    cases' parts as [counts, rows by language code]."""
+    path = tmp_path / "partition-0.parts.json"
+    assert read_version_parts(path) is None  # a first run
+    parts = [
+        VersionParts(
+            "atlas",
+            "v1",
+            "in-1",
+            {"en": "<tr>A</tr>", "es": "<tr>a</tr>"},
+            {"RO-FOUL-001": CasePart([1, 0, 0, 1, 1], {"en": "<tr>F</tr>", "es": "<tr>S</tr>"})},
+        ),
+        VersionParts("birch", "v2", "in-2", {"en": "<tr>B</tr>", "es": "<tr>b</tr>"}, {}),
     ]
+    write_version_parts(path, parts)
+    assert path.read_bytes() == (
+        b'{"version_parts":[["atlas","v1","in-1",{"en":"<tr>A</tr>","es":"<tr>a</tr>"},'
+        b'{"RO-FOUL-001":[[1,0,0,1,1],{"en":"<tr>F</tr>","es":"<tr>S</tr>"}]}],'
+        b'["birch","v2","in-2",{"en":"<tr>B</tr>","es":"<tr>b</tr>"},{}]]}\n'
+    )
+    assert read_version_parts(path) == parts
+    assert read_version_parts(path)[0].cases["RO-FOUL-001"].counts == [1, 0, 0, 1, 1]
 
 
-def test_a_partition_rewrites_only_the_case_rows_that_changed(tmp_path):
-    parts_path = tmp_path / "partition-0.parts.json"
-    assert case_rows_file(parts_path) == tmp_path / "partition-0.rows"
-    # The earlier layout's case rows files (one per case) are removed.
-    (tmp_path / "partition-0.cases").mkdir()
-    (tmp_path / "partition-0.cases/RO-FOUL-001.json").write_text("{}")
-    a = _version("a", {"RO-FOUL-001": "a1", "RO-FOUL-002": "a2"})
-    b = _version("b", {"RO-FOUL-001": "b1"})
-    first, written, asked = _update(parts_path, [b, a], None)
-    assert written == ["RO-FOUL-001", "RO-FOUL-002"] and asked == ["a", "b", "a"]
-    # Case by case, version by version, each version's rows in each edition (en, es).
-    assert case_rows_file(parts_path).read_bytes() == b"a1A1b1B1a2A2"
-    assert first.case_rows["RO-FOUL-001"][:2] == (0, 8)
-    assert first.case_rows["RO-FOUL-002"][:2] == (8, 4)
-    assert first.case_rows["RO-FOUL-001"].blocks[1] == ("b", "v1", "b1", [1, 1, 0, 0, 0],
-                                                        {"en": 2, "es": 2})  # fmt: skip
-    assert _rows(parts_path, first, "RO-FOUL-001") == [("a", "a1", "A1"), ("b", "b1", "B1")]
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["partition-0.rows"]
-
-    # b's row of RO-FOUL-001 changes: only it is rendered, a's rows come from the file.
-    b2 = _version("b", {"RO-FOUL-001": "b1 new"})
-    second, written, asked = _update(parts_path, [a, b2], first)
-    assert written == ["RO-FOUL-001"] and asked == ["b"]
-    assert case_rows_file(parts_path).read_bytes() == b"a1A1b1 newB1 NEWa2A2"
-    assert second.case_rows["RO-FOUL-002"] == first.case_rows["RO-FOUL-002"]._replace(offset=16)
-    assert _rows(parts_path, second, "RO-FOUL-001") == [
-        ("a", "a1", "A1"),
-        ("b", "b1 new", "B1 NEW"),
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_case_page_joins_its_versions_rows_in_the_order_given(code):
+    """The case pages job hands each version's part of the case, by subject_id and
+    subject_version; the page shows their rows in that order, in its edition, and the
+    sums of their counts."""
+    parts = [
+        CasePart([2, 1, 1, 0, 0], {"en": "<tr>a-en</tr>", "es": "<tr>a-es</tr>"}),
+        CasePart([1, 0, 0, 1, 1], {"en": "<tr>b-en</tr>", "es": "<tr>b-es</tr>"}),
     ]
-
-    # Nothing changed: nothing rendered, the file left as it is.
-    kept = os.stat(case_rows_file(parts_path))
-    assert _update(parts_path, [a, b2], second)[1:] == ([], [])
-    assert os.stat(case_rows_file(parts_path)).st_mtime_ns == kept.st_mtime_ns
-
-    # A region changed in the cache is not used: its versions' rows are rendered anew.
-    content = case_rows_file(parts_path).read_bytes()
-    case_rows_file(parts_path).write_bytes(content.replace(b"a2A2", b"x2A2"))
-    third, written, asked = _update(parts_path, [a, b2], second)
-    assert written == ["RO-FOUL-002"] and asked == ["a"]
-    assert _rows(parts_path, third, "RO-FOUL-002") == [("a", "a2", "A2")]
-    # So is a removed file: every version's rows are rendered anew.
-    case_rows_file(parts_path).unlink()
-    fourth, written, asked = _update(parts_path, [a, b2], third)
-    assert written == ["RO-FOUL-001", "RO-FOUL-002"] and asked == ["a", "b", "a"]
-    assert case_rows_file(parts_path).read_bytes() == content
-
-    # A case without rows in the partition any more leaves the file.
-    a2 = _version("a", {"RO-FOUL-001": "a1"})
-    fifth, written, _ = _update(parts_path, [a2, b2], fourth)
-    assert written == [] and set(fifth.case_rows) == {"RO-FOUL-001"}
-    assert case_rows_file(parts_path).read_bytes() == b"a1A1b1 newB1 NEW"
-
-
-def test_a_case_region_is_read_only_as_it_was_written(tmp_path):
-    path = tmp_path / "partition-0.rows"
-    path.write_bytes(b"xx<tr></tr>yy")
-    region = CaseRegion(2, 9, hashlib.sha256(b"<tr></tr>").hexdigest(), [])
-    handle = os.open(path, os.O_RDONLY)
-    try:
-        assert read_region(handle, region) == b"<tr></tr>"
-        path.write_bytes(b"xx<tr ></tr>yy")  # the same file (inode), changed
-        assert read_region(handle, region) is None
-        path.write_bytes(b"xx<tr>")  # shorter than the region
-        assert read_region(handle, region) is None
-    finally:
-        os.close(handle)
-    assert region_bytes(b"xx<tr></tr>", region) == b"<tr></tr>"
-    assert region_bytes(b"", region) is None
+    page = render_case_page(
+        case_id="RO-FOUL-001",
+        gold=SITE_GOLD,
+        parts=parts,
+        benchmark_version="v1.0",
+        t=EDITIONS[code],
+    )
+    assert f"<tbody><tr>a-{code}</tr><tr>b-{code}</tr></tbody></table></div>\n</main>" in page
+    meta = {
+        "en": "Benchmark version <strong>v1.0</strong> ·\n FOUL (Fouling) · Closed · floor 4 · "
+        "ceiling 12\n · 3 scored runs by 2 subject versions: 1 Pass,\n 1 Conditional, 1 Fail "
+        "(1 with a critical fail)",
+        "es": "Versión del benchmark <strong>v1.0</strong> ·\n FOUL (Ensuciamiento) · Cerrado · "
+        "suelo 4 · techo 12\n · 3 ejecuciones evaluadas de 2 versiones de sujeto: 1 aprobado,\n"
+        " 1 condicional, 1 suspenso (1 con un fallo crítico)",
+    }[code]
+    assert f'<p class="meta">{meta}</p>' in page
+    assert page.count("<tr>") == 3  # the head's row and the two versions' rows

@@ -12,10 +12,11 @@ from ro_metrics.publishing.site_pages import (
     classification_badge,
     language_switch,
     letter_mark,
+    render_case_page,
     render_index,
     version_parts,
 )
-from site_records import SITE_GOLD, published_run, render_case_page, site_pages, version_run
+from site_records import SITE_GOLD, published_run, site_pages, version_run
 
 ES, EN = EDITIONS["es"], EDITIONS["en"]
 TEXT = "the filter is fouled"

@@ -5,10 +5,10 @@ RO-NOWE-006, run-2026-05-12-001) must plan exactly one subject-version pages job
 partition of atlas-7b) and the case pages and index job, and must rewrite exactly three
 pages in each language: atlas-7b's version page, the case page of RO-NOWE-006 and the
 index, at the root and under es/; every other file of site/ keeps its bytes, inode and
-mtime, and in the cache only that case's rows file of that partition is rewritten. Also:
-a rerun with no change does nothing; a page deleted or edited by hand is restored by the
-next run; a damaged case rows file of the cache is never shown; a version whose
-scorings all disappear loses its page.
+mtime, and in the cache only that partition's parts file is rewritten. Also: a rerun
+with no change does nothing; a page deleted or edited by hand is restored by the next
+run; a parts file removed from the cache is written again without changing a page; a
+version whose scorings all disappear loses its page.
 """
 
 import json
@@ -17,6 +17,7 @@ import time
 
 import pytest
 
+from ro_metrics.contracts.records import read_version_parts
 from ro_metrics.corpus.layout import partition_of
 from ro_metrics.publishing.site_files import case_page, version_page
 from workflow_runs import (
@@ -116,11 +117,12 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
     assert ran.wildcards("load_partition") == [partition]
     assert ran.wildcards("version_pages") == [partition]
     assert changed(before, state(site)) == TOUCHED
-    # In the cache, the case rows files: only atlas-7b's partition's, and in it only the
-    # rows of the case (its job's log says which).
+    # In the cache, of the partitions' parts files only atlas-7b's partition's.
     mine = f"partition-{partition_of('atlas-7b', 8)}"
-    rows_files = [name for name in changed(cache_before, state(cache)) if name.endswith(".rows")]
-    assert rows_files == [f"{mine}.rows"]
+    parts_files = [
+        name for name in changed(cache_before, state(cache)) if name.endswith(".parts.json")
+    ]
+    assert parts_files == [f"{mine}.parts.json"]
     # The logs of the jobs that ran name exactly the pages they wrote.
     (logs,) = (workdir / ".cache").glob("*/logs")
     ran = [log for log in logs.glob("*pages*.log") if log.stat().st_mtime_ns >= started]
@@ -166,39 +168,34 @@ def test_a_page_deleted_or_edited_by_hand_is_restored(built_on_one):
     assert planned_jobs(workdir, "site", **config) == {}
 
 
-def test_a_case_rows_file_damaged_in_the_cache_is_not_used(built):
-    """A case rows file missing from the cache is written again when its partition's job
-    runs; one changed by hand stops the case pages job (it never shows other rows than
-    those recorded), whose message says which file to remove to have it written again."""
+def test_a_parts_file_removed_from_the_cache_is_written_again(built):
+    """A partition's parts file is its job's output: removed, it is written again as soon
+    as the case pages job runs (here for a scoring added in another partition), by its
+    partition's job, which renders every version again (it has no last parts to keep);
+    its versions' pages come out with the same bytes, so none of them is rewritten."""
     workdir, corpus, config = built
     site = workdir / "site"
     (cache,) = (workdir / ".cache").glob("*/site")
-    mine = f"partition-{partition_of('atlas-7b', 8)}"
-    removed = cache / f"{mine}.rows"
-    removed.unlink()
-    # Another partition's file, changed in the rows of the case the added scoring is of.
-    (edited, *_) = [
+    mine = partition_of("atlas-7b", 8)
+    (removed, *_) = [
         path
-        for path in sorted(cache.glob("partition-*.rows"))
-        if path.name != f"{mine}.rows" and b"RO-NOWE-006__" in path.read_bytes()
+        for path in sorted(cache.glob("partition-*.parts.json"))
+        if path.name != f"partition-{mine}.parts.json" and read_version_parts(path)
     ]
-    edited.write_bytes(edited.read_bytes().replace(b"#RO-NOWE-006__", b"#RO-NOWE-006 __", 1))
+    other = removed.name.removeprefix("partition-").removesuffix(".parts.json")
+    written = removed.read_bytes()
+    removed.unlink()
+    assert planned_jobs(workdir, "site", **config) == {}  # nothing needs it yet
     before = state(site)
     add_scoring(corpus)
     run = run_workflow(workdir, "site", **config)
-    assert run.returncode != 0
-    index = edited.with_suffix(".parts.json")
-    damaged = edited.relative_to(workdir)
-    assert f"{damaged} is missing or is not what its subject-version pages job wrote" in run.output
-    assert f"Remove {index.relative_to(workdir)} and run again" in run.output
-    assert "Traceback" not in run.output
-    assert removed.is_file()  # written again by atlas-7b's partition's job, which ran
-
-    index.unlink()
-    run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
+    ran = Plan(run.output)
+    assert sorted(ran.wildcards("version_pages")) == sorted(
+        [f"partition={mine}", f"partition={other}"]
+    )
+    assert removed.read_bytes() == written
     assert changed(before, state(site)) == TOUCHED
-    assert b"RO-NOWE-006 __" not in edited.read_bytes()
     assert planned_jobs(workdir, "site", **config) == {}
 
 

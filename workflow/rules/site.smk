@@ -22,9 +22,9 @@ rule version_pages:
         # the job, and each job rewrites only the changed ones); the manifest says
         # what was written, update() keeps it for the next run.
         manifest=update(f"{CACHE}/site/partition-{{partition}}.pages.json"),
-        # Kept too: the parts of a version whose inputs did not change are reused.
-        # Its case rows file (partition-N.rows, written only when its bytes change) is
-        # not an output either, for the same reason as pages.
+        # What the case pages and the index show of each version (its case rows and
+        # matrix row); kept too: the parts of a version whose inputs did not change
+        # are reused.
         parts=update(f"{CACHE}/site/partition-{{partition}}.parts.json"),
     log:
         f"{LOGS}/version_pages-{{partition}}.log",
@@ -46,8 +46,7 @@ rule case_pages_and_index:
         modules=modules("case_pages_and_index.py"),
         translations=TRANSLATIONS,
         templates=TEMPLATES,
-        # Each partition's matrix rows and the digests of its case rows files; the
-        # rows of a case are read only when its page must be assembled again.
+        # Each partition's versions' matrix rows and case rows.
         parts=expand(f"{CACHE}/site/partition-{{partition}}.parts.json", partition=PARTITIONS),
         pages=expand(f"{CACHE}/site/partition-{{partition}}.pages.json", partition=PARTITIONS),
         golds=rules.load_golds.output[0],

@@ -122,57 +122,21 @@ class PublishedVersion(NamedTuple):
 class CasePart(NamedTuple):
     """A subject version's runs of one case, as that case's page shows them."""
 
-    digest: str  # of what the rows are rendered from
     counts: list[int]  # runs, Pass, Conditional, Fail, runs with a critical fail
     rows_html: dict[str, str]  # language code → the table rows, ready for that edition
 
 
 class VersionParts(NamedTuple):
     """What the case pages and the index show of one subject version, as the
-    subject-version pages job renders it. Not written as it is: its partition's job
-    writes the matrix row and the case digests as a VersionEntry, the case rows into the
-    partition's case rows file (CaseBlock, CaseRegion), so that the case pages job reads
-    only the rows of the cases that changed."""
+    subject-version pages job renders it; its partition's job writes those of all its
+    versions to one file (write_version_parts), which the case pages and index job
+    reads."""
 
     subject_id: str
     subject_version: str
     inputs_digest: str  # of the version's page (every edition's)
     matrix_row: dict[str, str]  # language code → the version's row of that index's matrix
     cases: dict[str, CasePart]  # case_id → its part of the case page
-
-
-class VersionEntry(NamedTuple):
-    """A subject version in its partition's PartitionParts: its VersionParts without the
-    case rows, which are in the partition's case rows file."""
-
-    subject_id: str
-    subject_version: str
-    inputs_digest: str  # of the version's page (every edition's)
-    matrix_row: dict[str, str]  # language code → the version's row of that index's matrix
-    case_digests: dict[str, str]  # case_id → the CasePart.digest of its rows of that case
-
-
-class CaseBlock(NamedTuple):
-    """One subject version's rows of one case page in its partition's case rows file:
-    its CasePart without the rows, and how many bytes (UTF-8) its rows take in each
-    edition. In the file the rows follow one another in the order of the language
-    codes."""
-
-    subject_id: str
-    subject_version: str
-    digest: str  # CasePart.digest
-    counts: list[int]  # CasePart.counts
-    lengths: dict[str, int]  # language code → bytes of its rows in that edition
-
-
-class CaseRegion(NamedTuple):
-    """A case's rows in its partition's case rows file: its versions' blocks, by version,
-    one after the other, `length` bytes from `offset` on, whose SHA-256 is `sha256`."""
-
-    offset: int
-    length: int
-    sha256: str
-    blocks: list[CaseBlock]
 
 
 class VersionCount(NamedTuple):
@@ -321,19 +285,6 @@ class PageManifest:
     pages: dict[str, list]
 
 
-@dataclass(frozen=True)
-class PartitionParts:
-    """What a partition's subject-version pages job hands the case pages and index job
-    (and its own next run, which keeps the parts of the versions whose inputs did not
-    change): every version's VersionEntry, and where each case's rows are in the
-    partition's case rows file (one file of every case's rows, case by case; its
-    CaseRegion).
-    """
-
-    versions: list[VersionEntry]  # by subject_id, subject_version
-    case_rows: dict[str, CaseRegion]  # case_id → its rows' region of the case rows file
-
-
 def as_fields(record) -> dict:
     """A dataclass record as the dict of its fields, for write_json: what
     dataclasses.asdict gives here, without its deep copy of every nested value (0.7 s
@@ -467,23 +418,29 @@ def read_critical_fails(path) -> list[CriticalFail]:
     ]
 
 
-def write_partition_parts(path, parts: PartitionParts) -> None:
-    write_json(path, as_fields(parts))
+def write_version_parts(path, parts: list[VersionParts]) -> None:
+    write_json(path, {"version_parts": parts})
 
 
-def read_partition_parts(path) -> PartitionParts | None:
-    """The file's parts; None if there is no such file (a first run)."""
+def read_version_parts(path) -> list[VersionParts] | None:
+    """The file's parts, by subject_id and subject_version; None if there is no such
+    file (a first run)."""
     try:
         document = read_json(path)
     except FileNotFoundError:
         return None
-    return PartitionParts(
-        versions=[VersionEntry(*version) for version in document["versions"]],
-        case_rows={
-            case_id: CaseRegion(offset, length, sha256, [CaseBlock(*block) for block in blocks])
-            for case_id, (offset, length, sha256, blocks) in document["case_rows"].items()
-        },
-    )
+    return [
+        VersionParts(
+            subject_id,
+            subject_version,
+            inputs_digest,
+            matrix_row,
+            {case_id: CasePart(*part) for case_id, part in cases.items()},
+        )
+        for subject_id, subject_version, inputs_digest, matrix_row, cases in document[
+            "version_parts"
+        ]
+    ]
 
 
 def write_page_manifest(path, manifest: PageManifest) -> None:

@@ -21,36 +21,23 @@ site folder: a manifest whose pages are missing or were changed since they were
 written (or that describes another site folder) is removed, so its job runs again
 and restores them.
 
-What a case page shows of each subject version (its rows, rendered by the version's
-partition's job) is kept the same way, in the cache: one case rows file per partition,
-`partition-N.rows` (UTF-8 HTML, case by case, version by version, each version's rows
-in each language), beside the partition's PartitionParts (`partition-N.parts.json`:
-every version's matrix row and case digests, and each case's region of the rows file,
-records.CaseRegion). The partition's job renders again only the rows of the versions
-whose inputs changed (`update_case_rows`); the case pages job reads the small
-PartitionParts of every partition, and only the regions of a case whose page must be
-rendered again (its inputs digest is over their SHA-256; `read_region`), joining their
-bytes into the page as they are.
+What the case pages and the index show of each subject version (its rows of each case
+page and its row of the index's matrix, in each language) is rendered by the version's
+partition's job and handed on in the cache: one JSON file per partition,
+`partition-N.parts.json`, of its versions' records.VersionParts. The case pages job
+reads every partition's file and, per case, takes the page's inputs digest over the
+rows it gathers, so only the case pages whose rows changed are assembled and written
+again.
 """
 
 import hashlib
 import os
 import posixpath
 import re
-import shutil
 from pathlib import Path
 
 from ro_metrics.contracts.files import remove_stale_staging, write_bytes_atomic
-from ro_metrics.contracts.records import (
-    CaseBlock,
-    CaseRegion,
-    PageManifest,
-    PartitionParts,
-    VersionEntry,
-    VersionParts,
-    read_page_manifest,
-    write_page_manifest,
-)
+from ro_metrics.contracts.records import PageManifest, read_page_manifest, write_page_manifest
 from ro_metrics.publishing.translations import ENGLISH
 
 INDEX = "index.html"
@@ -236,124 +223,3 @@ def drop_outdated_manifests(site: Path, manifest_paths) -> list[str]:
                 f"rebuilding the pages of {Path(path).name}"
             )
     return messages
-
-
-def version_entry(parts: VersionParts) -> VersionEntry:
-    """A version's parts without its case rows (those go to the case rows file)."""
-    digests = {case_id: part.digest for case_id, part in parts.cases.items()}
-    return VersionEntry(
-        parts.subject_id, parts.subject_version, parts.inputs_digest, parts.matrix_row, digests
-    )
-
-
-def case_rows_file(parts_path) -> Path:
-    """A partition's case rows file: partition-N.rows, beside its parts
-    (partition-N.parts.json)."""
-    parts_path = Path(parts_path)
-    return parts_path.with_name(parts_path.name.removesuffix(".parts.json") + ".rows")
-
-
-def _rows_by_case(versions: list[VersionEntry]) -> dict[str, list[tuple[str, str, str]]]:
-    """case_id → (subject_id, subject_version, CasePart digest) of each version with rows
-    of that case, by version; the cases in order: what the case rows file holds."""
-    by_case: dict[str, list[tuple[str, str, str]]] = {}
-    for entry in sorted(versions, key=lambda entry: (entry.subject_id, entry.subject_version)):
-        for case_id, digest in entry.case_digests.items():
-            by_case.setdefault(case_id, []).append(
-                (entry.subject_id, entry.subject_version, digest)
-            )
-    return dict(sorted(by_case.items()))
-
-
-def _as_written(data: bytes, region: CaseRegion) -> bytes | None:
-    """data, read from the region's place, if it is what was written there."""
-    if len(data) != region.length or hashlib.sha256(data).hexdigest() != region.sha256:
-        return None
-    return data
-
-
-def region_bytes(content: bytes, region: CaseRegion) -> bytes | None:
-    """A case's region of a case rows file's content, if it is still what was written
-    (its SHA-256); None if not."""
-    return _as_written(content[region.offset : region.offset + region.length], region)
-
-
-def read_region(handle: int, region: CaseRegion) -> bytes | None:
-    """region_bytes of a case rows file open as `handle` (os.open), read alone."""
-    return _as_written(os.pread(handle, region.length, region.offset), region)
-
-
-def block_rows(data: bytes, blocks: list[CaseBlock]) -> list[dict[str, bytes]]:
-    """The rows of each block of a region (data: its bytes), in each edition."""
-    rows, position = [], 0
-    for block in blocks:
-        by_edition = {}
-        for code in sorted(block.lengths):
-            end = position + block.lengths[code]
-            by_edition[code] = data[position:end]
-            position = end
-        rows.append(by_edition)
-    return rows
-
-
-def update_case_rows(
-    parts_path, versions: list[VersionEntry], previous: PartitionParts | None, parts_of
-) -> tuple[dict[str, CaseRegion], list[str]]:
-    """Write a partition's case rows file (every case's rows, case by case, each
-    version's in every edition) if its bytes change. Returns PartitionParts.case_rows
-    and the cases whose rows changed.
-
-    A case's rows are taken from the last run's file when the last run's PartitionParts
-    (previous; None: nothing is kept) lists the same versions' rows, by digest, and
-    they are still what it wrote (their SHA-256); a version's rows, when its digest is
-    the same and its case's region still is what was written; otherwise from
-    parts_of(subject_id, subject_version), the version's VersionParts (rendered anew if
-    it was not already: a kept version whose rows are not in the file any more).
-    """
-    path = case_rows_file(parts_path)
-    old = b""
-    if previous is not None and path.is_file():
-        old = path.read_bytes()
-    before = previous.case_rows if previous else {}
-    regions: dict[str, CaseRegion] = {}
-    chunks, written, offset = [], [], 0
-    for case_id, rows in _rows_by_case(versions).items():
-        region = before.get(case_id)
-        data = region_bytes(old, region) if region is not None else None
-        if data is not None and [block[:3] for block in region.blocks] == rows:
-            regions[case_id] = region._replace(offset=offset)
-        else:
-            kept = {}
-            if data is not None:
-                rows_of = block_rows(data, region.blocks)
-                for block, by_edition in zip(region.blocks, rows_of, strict=True):
-                    kept[block.subject_id, block.subject_version] = (block, by_edition)
-            blocks, pieces = [], []
-            for subject_id, subject_version, digest in rows:
-                block, by_edition = kept.get((subject_id, subject_version), (None, None))
-                if block is None or block.digest != digest:
-                    part = parts_of(subject_id, subject_version).cases[case_id]
-                    by_edition = {
-                        code: part.rows_html[code].encode("utf-8")
-                        for code in sorted(part.rows_html)
-                    }
-                    lengths = {code: len(rows_bytes) for code, rows_bytes in by_edition.items()}
-                    block = CaseBlock(
-                        subject_id, subject_version, part.digest, part.counts, lengths
-                    )
-                blocks.append(block)
-                pieces.extend(by_edition[code] for code in sorted(by_edition))
-            data = b"".join(pieces)
-            regions[case_id] = CaseRegion(
-                offset, len(data), hashlib.sha256(data).hexdigest(), blocks
-            )
-            written.append(case_id)
-        chunks.append(data)
-        offset += len(data)
-    content = b"".join(chunks)
-    if content != old or not path.exists():
-        write_bytes_atomic(path, content, durable=False)
-    # The case rows of the layout before this file (one JSON file per case, 2,400 at
-    # size L) would only fill the cache.
-    shutil.rmtree(path.with_suffix(".cases"), ignore_errors=True)
-    return regions, written

@@ -42,7 +42,6 @@ family and case type reach this module), a scoring's `reference`, `justification
 or any field the schemas do not name (records.PublishedRun carries none of them).
 """
 
-import hashlib
 import string
 from collections.abc import Callable
 from typing import NamedTuple
@@ -602,9 +601,7 @@ def version_parts(
             rows_html[code] = "".join(
                 [_case_row(entry, name_cell, answer_link, markup) for entry in entries]
             )
-        shown = "\n".join(rows_html.values())
-        digest = hashlib.sha256(f"{counts}\n{shown}".encode()).hexdigest()
-        cases[case_id] = CasePart(digest, counts, rows_html)
+        cases[case_id] = CasePart(counts, rows_html)
     return VersionParts(
         subject_id,
         subject_version,
@@ -617,24 +614,23 @@ def version_parts(
     )
 
 
-def case_page_around(
+def render_case_page(
     *,
     case_id: str,
     gold: PublicGold,
-    counts: list[list[int]],
+    parts: list[CasePart],
     benchmark_version: str,
     t: Language,
-) -> tuple[str, str]:
-    """The page of one case in language t, before and after the rows of its versions
-    (their CasePart.rows_html, whose CasePart.counts are `counts`), which the case pages
-    job joins between them as bytes: the runs of every subject version, sortable. The
-    versions come in (subject_id, subject_version) order, each run by run: not in
+) -> str:
+    """The page of one case in language t: the runs of every subject version (parts:
+    each version's CasePart of the case, rendered by its partition's job), sortable.
+    The versions come in (subject_id, subject_version) order, each run by run: not in
     leaderboard order, so that a ranking change elsewhere does not rewrite every case
     page. With no versions, the page says there are no runs and has no rows."""
     page = case_page(case_id)
     root = _root(page)
     n_runs, n_pass, n_conditional, n_fail, n_critical = (
-        sum(part[i] for part in counts) for i in range(5)
+        sum(part.counts[i] for part in parts) for i in range(5)
     )
     main_before = SITE_FRAME.case_header(
         other_edition_href(page, t),
@@ -645,22 +641,23 @@ def case_page_around(
         Markup(gold_facts(case_id, gold, t)),  # noqa: S704
         {
             "n_runs": n_runs,
-            "n_versions": len(counts),
+            "n_versions": len(parts),
             "n_pass": n_pass,
             "n_conditional": n_conditional,
             "n_fail": n_fail,
             "n_critical": n_critical,
         },
         "site_case_note" if prints_answers(t.code) else "site_linked_case_note",
-        bool(counts),
+        bool(parts),
         CRITERIA,
         Labels(t),
     )
-    table_after = "</tbody></table></div>" if counts else ""
+    table_after = "</tbody></table></div>" if parts else ""
     before, after = frame_around(
-        f"{case_id} · {benchmark_version}", t, run_card_labels(t) if counts else []
+        f"{case_id} · {benchmark_version}", t, run_card_labels(t) if parts else []
     )
-    return before + str(main_before), f"{table_after}\n</main>" + after
+    rows = "".join(part.rows_html[t.code] for part in parts)
+    return f"{before}{main_before}{rows}{table_after}\n</main>{after}"
 
 
 def render_index(
