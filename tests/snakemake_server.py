@@ -41,6 +41,8 @@ import snakemake.workflow
 # `python -X importtime`; a name missing here costs its import in each run, no more).
 PREIMPORTED = [
     "numpy",
+    # Snakemake imports it to record and store a job's params when it is installed.
+    "pandas",
     "PIL.Image",
     "docutils.core",
     "requests",
