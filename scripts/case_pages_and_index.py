@@ -6,10 +6,13 @@ intervals, the operational table (a corpus with telemetry) and the versions' row
 the matrix, in every language's edition (English at the site root, Spanish under es/),
 into the site folder, writing only the pages whose content changed
 (ro_metrics.publishing.site_files.PageWriter). Each partition hands on its versions'
-records.VersionParts (partition-N.parts.json): a case page's inputs digest is taken over
-the rows it gathers from them, so it is assembled again only if they changed. Its
-manifest lists every page of the site (the subject-version pages jobs' too), so a page
-that is no longer rendered (a version without scored runs now) is removed.
+records.VersionParts (partition-N.parts.json, read whole: matrix rows, and per case the
+counts and the SHA-256 of the rows) and its rows of each case (partition-N.cases/
+<case_id>.json): a case page's inputs digest is taken over the counts and digests it
+gathers and the case's gold, so its rows files are read, and the page assembled again,
+only if they changed. Its manifest lists every page of the site (the subject-version
+pages jobs' too), so a page that is no longer rendered (a version without scored runs
+now) is removed.
 """
 
 from pathlib import Path
@@ -22,9 +25,12 @@ from ro_metrics.contracts.files import (
     without_cycle_collector,
 )
 from ro_metrics.contracts.records import (
+    VersionParts,
+    read_case_rows,
     read_golds_summary,
     read_page_manifest,
     read_version_parts,
+    rows_digest,
 )
 from ro_metrics.contracts.tables import (
     CRITICAL_FAIL_COLUMNS,
@@ -38,6 +44,7 @@ from ro_metrics.publishing.site_files import (
     INDEX,
     PageWriter,
     case_page,
+    case_rows_path,
     code_fingerprint,
     digest_of,
     edition_page,
@@ -54,27 +61,32 @@ def main(smk) -> None:
     )
     writer = PageWriter(Path(smk.params.site), smk.output.manifest, code)
     golds = read_golds_summary(smk.input.golds).golds
-    # Every version of every partition, in the order of the rows on a case page.
+    # Every version of every partition (and its parts file), in the order of the rows on
+    # a case page.
     versions = sorted(
-        (parts for path in smk.input.parts for parts in read_version_parts(path)),
-        key=lambda parts: (parts.subject_id, parts.subject_version),
+        ((path, parts) for path in smk.input.parts for parts in read_version_parts(path)),
+        key=lambda item: (item[1].subject_id, item[1].subject_version),
     )
 
     for case_id in sorted(golds):
-        shown = [parts.cases[case_id] for parts in versions if case_id in parts.cases]
-        inputs = digest_of(code.encode("ascii"), json_bytes([golds[case_id], shown]))
-        for edition, t in EDITIONS.items():
-            page = edition_page(case_page(case_id), edition)
-            if writer.is_current(page, inputs):
-                continue
+        shown = [(path, parts) for path, parts in versions if case_id in parts.cases]
+        counted = [parts.cases[case_id] for _, parts in shown]
+        inputs = digest_of(code.encode("ascii"), json_bytes([golds[case_id], counted]))
+        pages = {edition: edition_page(case_page(case_id), edition) for edition in EDITIONS}
+        stale = [edition for edition, page in pages.items() if not writer.is_current(page, inputs)]
+        if not stale:
+            continue
+        rows = case_rows(case_id, shown)
+        for edition in stale:
             html = render_case_page(
                 case_id=case_id,
                 gold=golds[case_id],
-                parts=shown,
+                parts=counted,
+                rows=rows,
                 benchmark_version=version,
-                t=t,
+                t=EDITIONS[edition],
             )
-            writer.write(page, inputs, html.encode("utf-8"))
+            writer.write(pages[edition], inputs, html.encode("utf-8"))
 
     board = read_table(smk.input.leaderboard, LEADERBOARD_COLUMNS)
     index_data = {
@@ -91,7 +103,7 @@ def main(smk) -> None:
         # Without telemetry the operational step writes the header only: no section.
         "operational": read_table(smk.input.operational, OPERATIONAL_SUBJECT_COLUMNS) or None,
     }
-    parts_of = {(parts.subject_id, parts.subject_version): parts for parts in versions}
+    parts_of = {(parts.subject_id, parts.subject_version): parts for _, parts in versions}
     for language_code, t in EDITIONS.items():
         matrix_rows = [
             parts_of[(r["subject_id"], r["subject_version"])].matrix_row[language_code]
@@ -116,6 +128,30 @@ def main(smk) -> None:
     )
     log.info(message)
     tell(message)
+
+
+def case_rows(case_id: str, shown: list[tuple[str, VersionParts]]) -> list[dict[str, str]]:
+    """The rows (by language code) of each version shown on a case's page, in its order,
+    from its partition's rows file of the case (each file read once), each checked
+    against the digest its parts recorded."""
+    files: dict[str, dict] = {}
+    rows = []
+    for parts_path, parts in shown:
+        if parts_path not in files:
+            path = case_rows_path(parts_path, case_id)
+            files[parts_path] = {
+                (entry.subject_id, entry.subject_version): entry.rows_html
+                for entry in read_case_rows(path) or []
+            }
+        rows_html = files[parts_path].get((parts.subject_id, parts.subject_version))
+        if rows_html is None or rows_digest(rows_html) != parts.cases[case_id].rows_sha256:
+            raise RuntimeError(
+                f"{case_rows_path(parts_path, case_id)}: missing, or not the rows "
+                f"{parts_path} recorded for {parts.subject_id} {parts.subject_version}; "
+                f"remove {parts_path} to render its partition again"
+            )
+        rows.append(rows_html)
+    return rows
 
 
 if __name__ == "__main__":

@@ -5,21 +5,37 @@ edition (English at the site root, Spanish under es/), from its scored runs' pub
 fields (records.PublishedVersion of the load step) and the golds' public fields, into
 the site folder, writing only the pages whose content changed
 (ro_metrics.publishing.site_files.PageWriter; its manifest is this job's output). Also
-renders what the case pages and the index show of each version, in every language
-(records.VersionParts: its row of the matrix, its rows of each case page), and hands
-them on in one file for the partition (partition-N.parts.json). A version whose inputs
-did not change (its runs' digest from the load step, the golds, the code and the
-labels) is neither rendered nor re-read: its pages stay, its parts of the last run are
-kept. Runs only on a corpus the cross-check accepted (the verdict is an input).
+renders what the case pages and the index show of each version, in every language,
+and hands it on: one small file for the partition (partition-N.parts.json, its
+versions' records.VersionParts: the row of the matrix, per case the counts and the
+SHA-256 of its rows) and one rows file per case the partition has runs of
+(partition-N.cases/<case_id>.json, its versions' records.VersionRows of the case),
+written only when its bytes change and removed when the partition has no run of the
+case any more. A version whose inputs did not change (its runs' digest from the load
+step, the golds, the code and the labels) is neither rendered nor re-read: its pages
+stay, its parts of the last run are kept, and so are its rows in the rows files. Runs
+only on a corpus the cross-check accepted (the verdict is an input).
 """
 
+import os
 from pathlib import Path
 
-from ro_metrics.contracts.files import json_bytes, step_logger, tell, without_cycle_collector
+from ro_metrics.contracts.files import (
+    json_bytes,
+    remove_stale_staging,
+    step_logger,
+    tell,
+    without_cycle_collector,
+)
 from ro_metrics.contracts.records import (
+    VersionParts,
+    VersionRows,
+    read_case_rows,
     read_golds_summary,
     read_published_versions,
     read_version_parts,
+    rows_digest,
+    write_case_rows,
     write_version_parts,
 )
 from ro_metrics.contracts.tables import Rows
@@ -29,6 +45,8 @@ from ro_metrics.formulas.evidence import evidence
 from ro_metrics.formulas.per_run import per_run_row
 from ro_metrics.publishing.site_files import (
     PageWriter,
+    case_rows_folder,
+    case_rows_path,
     code_fingerprint,
     digest_of,
     edition_page,
@@ -64,15 +82,22 @@ def main(smk) -> None:
     case_ids = sorted(golds)
     golds_digest = json_bytes(sorted(golds.items()))
     versions = read_published_versions(smk.input.published)
+    # The rows files there are: a kept version's rows must be in them.
+    rows_folder = case_rows_folder(smk.output.parts)
+    rows_files = set(os.listdir(rows_folder)) if rows_folder.is_dir() else set()
 
-    partition_parts = []
+    partition_parts, rendered_rows = [], {}
     for published in versions:
         subject_id, subject_version = published.subject_id, published.subject_version
         inputs = digest_of(code.encode("ascii"), published.digest.encode("ascii"), golds_digest)
         page = version_page(subject_id, subject_version)
         pages = {language: edition_page(page, language) for language in EDITIONS}
         kept = kept_parts.get((subject_id, subject_version, inputs))
-        if kept is not None and all(writer.is_current(p, inputs) for p in pages.values()):
+        if (
+            kept is not None
+            and all(writer.is_current(p, inputs) for p in pages.values())
+            and all(f"{case_id}.json" in rows_files for case_id in kept.cases)
+        ):
             partition_parts.append(kept)
             continue
         rows = [
@@ -97,8 +122,13 @@ def main(smk) -> None:
                 t=t,
             )
             writer.write(pages[language], inputs, html.encode("utf-8"))
-        partition_parts.append(version_parts(subject_id, subject_version, inputs, runs, case_ids))
+        parts, rows = version_parts(subject_id, subject_version, inputs, runs, case_ids)
+        partition_parts.append(parts)
+        rendered_rows[(subject_id, subject_version)] = rows
 
+    # The rows files first, then the parts file that records their digests.
+    rewritten = write_rows_files(smk.output.parts, previous or [], partition_parts, rendered_rows)
+    log.info("rows files: %d rewritten or removed", rewritten)
     write_version_parts(smk.output.parts, partition_parts)
     writer.save(smk.output.manifest)
     for page in writer.written:
@@ -110,6 +140,63 @@ def main(smk) -> None:
     log.info(message)
     if versions:
         tell(message)
+
+
+def write_rows_files(
+    parts_path,
+    previous: list[VersionParts],
+    partition_parts: list[VersionParts],
+    rendered_rows: dict[tuple[str, str], dict[str, dict[str, str]]],
+) -> int:
+    """Write the partition's rows file of each case it has runs of, from the rows just
+    rendered (rendered_rows: per version rendered, per case, its rows by language) and,
+    for a kept version, its rows in the file as it is. A file whose versions' digests
+    are those of the last run's parts is not touched; another is written only if its
+    bytes change. A case the partition has no run of any more loses its file. Returns
+    the number of files written or removed."""
+
+    def entries_by_case(parts_list):
+        by_case: dict[str, list] = {}
+        for parts in sorted(parts_list, key=lambda p: (p.subject_id, p.subject_version)):
+            for case_id, part in parts.cases.items():
+                by_case.setdefault(case_id, []).append(
+                    (parts.subject_id, parts.subject_version, part.rows_sha256)
+                )
+        return by_case
+
+    folder = case_rows_folder(parts_path)
+    remove_stale_staging(folder)  # a killed run's, if any
+    before, after = entries_by_case(previous), entries_by_case(partition_parts)
+    changes = 0
+    for case_id, entries in sorted(after.items()):
+        path = case_rows_path(parts_path, case_id)
+        if before.get(case_id) == entries and path.is_file():
+            continue
+        on_disk = None
+        rows = []
+        for subject_id, subject_version, sha in entries:
+            rows_html = rendered_rows.get((subject_id, subject_version), {}).get(case_id)
+            if rows_html is None:  # a kept version: its rows are in the file (checked)
+                if on_disk is None:
+                    on_disk = {
+                        (entry.subject_id, entry.subject_version): entry.rows_html
+                        for entry in read_case_rows(path) or []
+                    }
+                rows_html = on_disk.get((subject_id, subject_version))
+                if rows_html is None or rows_digest(rows_html) != sha:
+                    raise RuntimeError(
+                        f"{path}: not the rows {Path(parts_path).name} recorded for "
+                        f"{subject_id} {subject_version}; remove {parts_path} to render "
+                        "the partition again"
+                    )
+            rows.append(VersionRows(subject_id, subject_version, rows_html))
+        changes += write_case_rows(path, rows)
+    if folder.is_dir():
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".json") and name.removesuffix(".json") not in after:
+                (folder / name).unlink()
+                changes += 1
+    return changes
 
 
 if __name__ == "__main__":

@@ -80,13 +80,15 @@ def site_pages(subject_version: str, text: str, summary: list, t: Language):
         benchmark_version="v1.0",
         t=t,
     )
-    parts: VersionParts = version_parts(
+    parts: VersionParts
+    parts, rows = version_parts(
         "atlas", subject_version, "d", [entry], ["RO-FOUL-001"], editions={t.code: t}
     )
     case = render_case_page(
         case_id="RO-FOUL-001",
         gold=SITE_GOLD,
         parts=[parts.cases["RO-FOUL-001"]],
+        rows=[rows["RO-FOUL-001"]],
         benchmark_version="v1.0",
         t=t,
     )

@@ -6,7 +6,8 @@
   workflow wrote it);
 - drop_outdated_manifests: a page deleted or edited by hand, or another site folder,
   drops its job's manifest;
-- the parts a partition hands on (records.VersionParts, one JSON file) read back as
+- the parts a partition hands on (records.VersionParts, one small JSON file; a rows file
+  per case of records.VersionRows, written only when its bytes change) read back as
   written, and a case page joins its versions' rows in the order given;
 - a subject version or corpus text holding markup is escaped on the pages, in every
   language.
@@ -20,13 +21,18 @@ from ro_metrics.contracts.files import remove_stale_staging
 from ro_metrics.contracts.records import (
     CasePart,
     VersionParts,
+    VersionRows,
+    read_case_rows,
     read_page_manifest,
     read_version_parts,
+    rows_digest,
+    write_case_rows,
     write_version_parts,
 )
 from ro_metrics.publishing.site_files import (
     PageWriter,
     case_page,
+    case_rows_path,
     drop_outdated_manifests,
     edition_page,
     href,
@@ -179,43 +185,75 @@ def test_markup_in_corpus_text_is_escaped_on_the_pages(code):
 
 
 def test_a_partitions_parts_are_read_back_as_written(tmp_path):
-    """One JSON file per partition: each version's parts as an array in field order, its
-    cases' parts as [counts, rows by language code]."""
+    """One small JSON file per partition: each version's parts as an array in field
+    order, its cases' parts as [counts, the SHA-256 of its rows in every language]."""
     path = tmp_path / "partition-0.parts.json"
     assert read_version_parts(path) is None  # a first run
+    rows = {"es": "<tr>S</tr>", "en": "<tr>F</tr>"}
+    digest = "4ff7db6ba83acb27802e5e7f13679dd2e8f2656c3471eebcb2e626e99128d3a6"
+    assert rows_digest(rows) == digest  # of b'{"en":"<tr>F</tr>","es":"<tr>S</tr>"}'
     parts = [
         VersionParts(
             "atlas",
             "v1",
             "in-1",
             {"en": "<tr>A</tr>", "es": "<tr>a</tr>"},
-            {"RO-FOUL-001": CasePart([1, 0, 0, 1, 1], {"en": "<tr>F</tr>", "es": "<tr>S</tr>"})},
+            {"RO-FOUL-001": CasePart([1, 0, 0, 1, 1], digest)},
         ),
         VersionParts("birch", "v2", "in-2", {"en": "<tr>B</tr>", "es": "<tr>b</tr>"}, {}),
     ]
     write_version_parts(path, parts)
     assert path.read_bytes() == (
         b'{"version_parts":[["atlas","v1","in-1",{"en":"<tr>A</tr>","es":"<tr>a</tr>"},'
-        b'{"RO-FOUL-001":[[1,0,0,1,1],{"en":"<tr>F</tr>","es":"<tr>S</tr>"}]}],'
+        b'{"RO-FOUL-001":[[1,0,0,1,1],"' + digest.encode() + b'"]}],'
         b'["birch","v2","in-2",{"en":"<tr>B</tr>","es":"<tr>b</tr>"},{}]]}\n'
     )
     assert read_version_parts(path) == parts
     assert read_version_parts(path)[0].cases["RO-FOUL-001"].counts == [1, 0, 0, 1, 1]
 
 
+def test_a_partitions_rows_file_of_a_case_is_written_only_when_its_bytes_change(tmp_path):
+    """partition-N.cases/<case_id>.json beside partition-N.parts.json: the versions'
+    rows of the case as arrays [subject_id, subject_version, rows by language code]."""
+    path = case_rows_path(tmp_path / "partition-3.parts.json", "RO-FOUL-001")
+    assert path == tmp_path / "partition-3.cases" / "RO-FOUL-001.json"
+    assert read_case_rows(path) is None
+    rows = [
+        VersionRows("atlas", "v1", {"en": "<tr>F</tr>", "es": "<tr>S</tr>"}),
+        VersionRows("birch", "v2", {"en": "<tr>B</tr>", "es": "<tr>b</tr>"}),
+    ]
+    assert write_case_rows(path, rows) is True
+    assert path.read_bytes() == (
+        b'{"case_rows":[["atlas","v1",{"en":"<tr>F</tr>","es":"<tr>S</tr>"}],'
+        b'["birch","v2",{"en":"<tr>B</tr>","es":"<tr>b</tr>"}]]}\n'
+    )
+    assert read_case_rows(path) == rows
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))
+    assert write_case_rows(path, rows) is False  # the same bytes: not written
+    assert path.stat().st_mtime_ns == 1_000_000_000
+    assert write_case_rows(path, rows[:1]) is True
+    assert read_case_rows(path) == rows[:1]
+    assert sorted(p.name for p in path.parent.iterdir()) == ["RO-FOUL-001.json"]
+
+
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_a_case_page_joins_its_versions_rows_in_the_order_given(code):
-    """The case pages job hands each version's part of the case, by subject_id and
-    subject_version; the page shows their rows in that order, in its edition, and the
-    sums of their counts."""
+    """The case pages job hands each version's part of the case and its rows, by
+    subject_id and subject_version; the page shows their rows in that order, in its
+    edition, and the sums of their counts."""
+    rows = [
+        {"en": "<tr>a-en</tr>", "es": "<tr>a-es</tr>"},
+        {"en": "<tr>b-en</tr>", "es": "<tr>b-es</tr>"},
+    ]
     parts = [
-        CasePart([2, 1, 1, 0, 0], {"en": "<tr>a-en</tr>", "es": "<tr>a-es</tr>"}),
-        CasePart([1, 0, 0, 1, 1], {"en": "<tr>b-en</tr>", "es": "<tr>b-es</tr>"}),
+        CasePart([2, 1, 1, 0, 0], rows_digest(rows[0])),
+        CasePart([1, 0, 0, 1, 1], rows_digest(rows[1])),
     ]
     page = render_case_page(
         case_id="RO-FOUL-001",
         gold=SITE_GOLD,
         parts=parts,
+        rows=rows,
         benchmark_version="v1.0",
         t=EDITIONS[code],
     )

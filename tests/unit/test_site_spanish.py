@@ -134,7 +134,7 @@ def test_a_spanish_version_page_holds_none_of_the_answers_long_fields():
 
 
 def test_a_case_page_and_a_matrix_row_in_spanish():
-    parts = version_parts(
+    parts, _ = version_parts(
         "atlas", "zzversion", "d", [version_run("zzversion", TEXT)], ["RO-FOUL-001", "RO-FOUL-002"]
     )
     assert parts.matrix_row["es"] == (
@@ -175,7 +175,7 @@ def test_a_case_page_and_a_matrix_row_in_spanish():
         "versión de sujeto abre su página en español.</p>"
     ) in page
     empty = render_case_page(
-        case_id="RO-FOUL-002", gold=SITE_GOLD, parts=[], benchmark_version="v1.0", t=ES
+        case_id="RO-FOUL-002", gold=SITE_GOLD, parts=[], rows=[], benchmark_version="v1.0", t=ES
     )
     assert "<p>Aún no hay ninguna ejecución evaluada de este caso.</p>" in empty
 
@@ -187,7 +187,7 @@ def test_the_index_in_spanish():
         "brier": "0.1", "ece": "0.12", "n_runs": "2", "n_pass": "1", "n_conditional": "1",
         "n_fail": "0", "n_critical_fails": "0", "leaderboard_status": "Eligible",
     }  # fmt: skip
-    parts = version_parts(
+    parts, _ = version_parts(
         "atlas", "zzversion", "d", [version_run("zzversion", TEXT)], ["RO-FOUL-001"]
     )
     index = render_index(

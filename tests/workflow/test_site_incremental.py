@@ -5,10 +5,11 @@ RO-NOWE-006, run-2026-05-12-001) must plan exactly one subject-version pages job
 partition of atlas-7b) and the case pages and index job, and must rewrite exactly three
 pages in each language: atlas-7b's version page, the case page of RO-NOWE-006 and the
 index, at the root and under es/; every other file of site/ keeps its bytes, inode and
-mtime, and in the cache only that partition's parts file is rewritten. Also: a rerun
-with no change does nothing; a page deleted or edited by hand is restored by the next
-run; a parts file removed from the cache is written again without changing a page; a
-version whose scorings all disappear loses its page.
+mtime, and in the cache only that partition's parts file and its rows file of the case
+are rewritten. Also: a rerun with no change does nothing; a page deleted or edited by
+hand is restored by the next run; a parts file or rows files removed from the cache are
+written again without changing a page; a version whose scorings all disappear loses its
+page.
 """
 
 import json
@@ -123,6 +124,8 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
         name for name in changed(cache_before, state(cache)) if name.endswith(".parts.json")
     ]
     assert parts_files == [f"{mine}.parts.json"]
+    rows_files = [name for name in changed(cache_before, state(cache)) if ".cases/" in name]
+    assert rows_files == [f"{mine}.cases/RO-NOWE-006.json"]
     # The logs of the jobs that ran name exactly the pages they wrote.
     (logs,) = (workdir / ".cache").glob("*/logs")
     ran = [log for log in logs.glob("*pages*.log") if log.stat().st_mtime_ns >= started]
@@ -172,7 +175,10 @@ def test_a_parts_file_removed_from_the_cache_is_written_again(built):
     """A partition's parts file is its job's output: removed, it is written again as soon
     as the case pages job runs (here for a scoring added in another partition), by its
     partition's job, which renders every version again (it has no last parts to keep);
-    its versions' pages come out with the same bytes, so none of them is rewritten."""
+    its versions' pages come out with the same bytes, so none of them is rewritten, and
+    its rows files too (one removed is written again). A rows file removed from the
+    partition that runs is written again as well: the versions with runs of its case are
+    rendered again rather than kept."""
     workdir, corpus, config = built
     site = workdir / "site"
     (cache,) = (workdir / ".cache").glob("*/site")
@@ -185,6 +191,13 @@ def test_a_parts_file_removed_from_the_cache_is_written_again(built):
     other = removed.name.removeprefix("partition-").removesuffix(".parts.json")
     written = removed.read_bytes()
     removed.unlink()
+    # A rows file of that partition, and one of atlas-7b's partition (not of the case
+    # the added scoring is of).
+    (removed_rows, *_) = sorted(cache.glob(f"partition-{other}.cases/*.json"))
+    (mine_rows,) = cache.glob(f"partition-{mine}.cases/RO-FOUL-001.json")
+    rows_written = {path: path.read_bytes() for path in (removed_rows, mine_rows)}
+    for path in rows_written:
+        path.unlink()
     assert planned_jobs(workdir, "site", **config) == {}  # nothing needs it yet
     before = state(site)
     add_scoring(corpus)
@@ -195,6 +208,7 @@ def test_a_parts_file_removed_from_the_cache_is_written_again(built):
         [f"partition={mine}", f"partition={other}"]
     )
     assert removed.read_bytes() == written
+    assert {path: path.read_bytes() for path in rows_written} == rows_written
     assert changed(before, state(site)) == TOUCHED
     assert planned_jobs(workdir, "site", **config) == {}
 

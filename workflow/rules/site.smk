@@ -22,9 +22,10 @@ rule version_pages:
         # the job, and each job rewrites only the changed ones); the manifest says
         # what was written, update() keeps it for the next run.
         manifest=update(f"{CACHE}/site/partition-{{partition}}.pages.json"),
-        # What the case pages and the index show of each version (its case rows and
-        # matrix row); kept too: the parts of a version whose inputs did not change
-        # are reused.
+        # What the case pages and the index show of each version (its matrix row, per
+        # case its counts and the digest of its rows; the rows are in the files of
+        # partition-N.cases/, one per case, not outputs); kept too: the parts of a
+        # version whose inputs did not change are reused.
         parts=update(f"{CACHE}/site/partition-{{partition}}.parts.json"),
     log:
         f"{LOGS}/version_pages-{{partition}}.log",
@@ -46,7 +47,9 @@ rule case_pages_and_index:
         modules=modules("case_pages_and_index.py"),
         translations=TRANSLATIONS,
         templates=TEMPLATES,
-        # Each partition's versions' matrix rows and case rows.
+        # Each partition's versions' matrix rows and case counts and digests (the job
+        # reads a case's rows files, partition-N.cases/<case_id>.json, only to write
+        # its page).
         parts=expand(f"{CACHE}/site/partition-{{partition}}.parts.json", partition=PARTITIONS),
         pages=expand(f"{CACHE}/site/partition-{{partition}}.pages.json", partition=PARTITIONS),
         golds=rules.load_golds.output[0],

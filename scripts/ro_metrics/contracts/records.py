@@ -5,10 +5,12 @@ Files between steps are compact JSON (orjson, sorted keys); a tuple type is stor
 as a JSON array in its field order, so the files stay small at 10^5 runs.
 """
 
+import hashlib
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import NamedTuple
 
-from ro_metrics.contracts.files import read_json, write_json
+from ro_metrics.contracts.files import json_bytes, read_json, write_bytes_atomic, write_json
 
 
 class Problem(NamedTuple):
@@ -120,23 +122,40 @@ class PublishedVersion(NamedTuple):
 
 
 class CasePart(NamedTuple):
-    """A subject version's runs of one case, as that case's page shows them."""
+    """A subject version's runs of one case, as that case's page counts them; the rows
+    themselves are in its partition's rows file of the case (VersionRows)."""
 
     counts: list[int]  # runs, Pass, Conditional, Fail, runs with a critical fail
-    rows_html: dict[str, str]  # language code → the table rows, ready for that edition
+    rows_sha256: str  # of its rows in every language (rows_digest)
 
 
 class VersionParts(NamedTuple):
-    """What the case pages and the index show of one subject version, as the
-    subject-version pages job renders it; its partition's job writes those of all its
-    versions to one file (write_version_parts), which the case pages and index job
-    reads."""
+    """What the index shows of one subject version, and what the case pages count of it,
+    as the subject-version pages job renders it; its partition's job writes those of all
+    its versions to one small file (write_version_parts), which the case pages and index
+    job reads whole."""
 
     subject_id: str
     subject_version: str
     inputs_digest: str  # of the version's page (every edition's)
     matrix_row: dict[str, str]  # language code → the version's row of that index's matrix
     cases: dict[str, CasePart]  # case_id → its part of the case page
+
+
+class VersionRows(NamedTuple):
+    """A subject version's rows of one case page, in every language: one entry of its
+    partition's rows file of the case (write_case_rows), which the case pages job reads
+    only for a case page it writes."""
+
+    subject_id: str
+    subject_version: str
+    rows_html: dict[str, str]  # language code → the table rows, ready for that edition
+
+
+def rows_digest(rows_html: dict[str, str]) -> str:
+    """CasePart.rows_sha256: the SHA-256 (hex) of a version's rows of a case, every
+    language's (their compact JSON)."""
+    return hashlib.sha256(json_bytes(rows_html)).hexdigest()
 
 
 class VersionCount(NamedTuple):
@@ -441,6 +460,30 @@ def read_version_parts(path) -> list[VersionParts] | None:
             "version_parts"
         ]
     ]
+
+
+def write_case_rows(path, rows: list[VersionRows]) -> bool:
+    """One case's rows file of a partition (its versions' rows, by subject_id and
+    subject_version), written only if its bytes change; True if written. Not flushed to
+    the disk (write_bytes_atomic): its reader checks each entry against its rows_sha256."""
+    content = json_bytes({"case_rows": rows}) + b"\n"
+    path = Path(path)
+    try:
+        if path.stat().st_size == len(content) and path.read_bytes() == content:
+            return False
+    except FileNotFoundError:
+        pass
+    write_bytes_atomic(path, content, durable=False)
+    return True
+
+
+def read_case_rows(path) -> list[VersionRows] | None:
+    """The file's rows, by subject_id and subject_version; None if there is no such file."""
+    try:
+        document = read_json(path)
+    except FileNotFoundError:
+        return None
+    return [VersionRows(*entry) for entry in document["case_rows"]]
 
 
 def write_page_manifest(path, manifest: PageManifest) -> None:

@@ -23,11 +23,13 @@ and restores them.
 
 What the case pages and the index show of each subject version (its rows of each case
 page and its row of the index's matrix, in each language) is rendered by the version's
-partition's job and handed on in the cache: one JSON file per partition,
-`partition-N.parts.json`, of its versions' records.VersionParts. The case pages job
-reads every partition's file and, per case, takes the page's inputs digest over the
-rows it gathers, so only the case pages whose rows changed are assembled and written
-again.
+partition's job and handed on in the cache: per partition a small JSON file,
+`partition-N.parts.json`, of its versions' records.VersionParts (matrix rows; per case
+the counts and the SHA-256 of the rows), and a rows file per case it has runs of,
+`partition-N.cases/<case_id>.json` (case_rows_path), of its versions' rows of that case.
+The case pages job reads every partition's small file and, per case, takes the page's
+inputs digest over the counts and digests it gathers; it reads the rows files only of
+the case pages whose inputs changed, the ones it assembles and writes again.
 """
 
 import hashlib
@@ -86,6 +88,17 @@ def answer_page(page: str) -> str:
 def case_page(case_id: str) -> str:
     """cases/<case_id>.html (a case_id is RO-<FAMILY>-<NNN>: safe as it is)."""
     return f"cases/{case_id}.html"
+
+
+def case_rows_folder(parts_path) -> Path:
+    """partition-N.cases/, beside the partition's parts file partition-N.parts.json."""
+    parts_path = Path(parts_path)
+    return parts_path.with_name(parts_path.name.removesuffix(".parts.json") + ".cases")
+
+
+def case_rows_path(parts_path, case_id: str) -> Path:
+    """The partition's rows file of a case: partition-N.cases/<case_id>.json."""
+    return case_rows_folder(parts_path) / f"{case_id}.json"
 
 
 def run_anchor(case_id: str, run_id: str) -> str:

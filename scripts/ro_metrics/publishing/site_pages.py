@@ -48,7 +48,13 @@ from typing import NamedTuple
 
 from markupsafe import Markup
 
-from ro_metrics.contracts.records import CasePart, PublicGold, PublishedRun, VersionParts
+from ro_metrics.contracts.records import (
+    CasePart,
+    PublicGold,
+    PublishedRun,
+    VersionParts,
+    rows_digest,
+)
 from ro_metrics.contracts.tables import PER_RUN_COLUMNS, SUBJECT_COLUMNS
 from ro_metrics.contracts.vocabulary import (
     CONDITIONAL,
@@ -568,11 +574,12 @@ def version_parts(
     case_ids,
     *,
     editions: dict[str, Language] = EDITIONS,
-) -> VersionParts:
-    """What the case pages and the index show of one version, in every edition: its row
-    of the matrix (a cell per case of case_ids) and, per case, its rows of the case's
-    page. The links are the same in every edition (each mirrors the site's layout), but
-    for the answers' (site_files.answer_page)."""
+) -> tuple[VersionParts, dict[str, dict[str, str]]]:
+    """What the case pages and the index show of one version, in every edition: its
+    parts (its row of the matrix, a cell per case of case_ids, and per case its counts
+    and the digest of its rows) and, per case, its rows of the case's page (language
+    code → rows). The links are the same in every edition (each mirrors the site's
+    layout), but for the answers' (site_files.answer_page)."""
     page = version_page(subject_id, subject_version)
     version_link = text(f"../{page}")
     name_cell = (
@@ -582,7 +589,7 @@ def version_parts(
     by_case: dict[str, list[VersionRun]] = {}
     for entry in runs:
         by_case.setdefault(entry.published.run.case_id, []).append(entry)
-    cases, answer_links = {}, None
+    cases, case_rows, answer_links = {}, {}, None
     for case_id, entries in by_case.items():
         if answer_links is None:  # every case page is in cases/: the same from each
             answer_links = {
@@ -601,8 +608,9 @@ def version_parts(
             rows_html[code] = "".join(
                 [_case_row(entry, name_cell, answer_link, markup) for entry in entries]
             )
-        cases[case_id] = CasePart(counts, rows_html)
-    return VersionParts(
+        cases[case_id] = CasePart(counts, rows_digest(rows_html))
+        case_rows[case_id] = rows_html
+    parts = VersionParts(
         subject_id,
         subject_version,
         inputs_digest,
@@ -612,6 +620,7 @@ def version_parts(
         },
         cases,
     )
+    return parts, case_rows
 
 
 def render_case_page(
@@ -619,11 +628,13 @@ def render_case_page(
     case_id: str,
     gold: PublicGold,
     parts: list[CasePart],
+    rows: list[dict[str, str]],
     benchmark_version: str,
     t: Language,
 ) -> str:
     """The page of one case in language t: the runs of every subject version (parts:
-    each version's CasePart of the case, rendered by its partition's job), sortable.
+    each version's CasePart of the case, its counts; rows: each version's rows by
+    language code, in the same order; both rendered by its partition's job), sortable.
     The versions come in (subject_id, subject_version) order, each run by run: not in
     leaderboard order, so that a ranking change elsewhere does not rewrite every case
     page. With no versions, the page says there are no runs and has no rows."""
@@ -656,8 +667,8 @@ def render_case_page(
     before, after = frame_around(
         f"{case_id} · {benchmark_version}", t, run_card_labels(t) if parts else []
     )
-    rows = "".join(part.rows_html[t.code] for part in parts)
-    return f"{before}{main_before}{rows}{table_after}\n</main>{after}"
+    body = "".join(version_rows[t.code] for version_rows in rows)
+    return f"{before}{main_before}{body}{table_after}\n</main>{after}"
 
 
 def render_index(
