@@ -496,3 +496,135 @@ def read_page_manifest(path) -> PageManifest | None:
         return PageManifest(**read_json(path))
     except FileNotFoundError:
         return None
+
+
+# --- Findings (findings.md): what the load and uncertainty steps hand to the findings step.
+
+
+class AnswerShape(NamedTuple):
+    """The structure of one scored run's response (findings.md § 5): the lengths of
+    its public `alternatives` and `key_signals` arrays. Written by load_partition, one per
+    scored run (the runs of per_run.csv, same keys), never the texts."""
+
+    subject_id: str
+    subject_version: str
+    case_id: str
+    run_id: str
+    n_alternatives: int
+    n_key_signals: int
+
+
+class BootstrapRank(NamedTuple):
+    """A version's rank on one metric and its 95 % bootstrap rank interval (findings.md
+    § 4). metric: "q_final" (every version, ungated: descending), "brier" or "ece"
+    (ascending); ties share a rank (competition ranking, 1, 2, 2, 4) on the published
+    4-decimal values; rank_low/rank_high are the percentile bounds of the replicates'
+    competition ranks on the unrounded values (uncertainty_methods.md § 3.4's rule)."""
+
+    subject_id: str
+    subject_version: str
+    metric: str
+    rank: int
+    rank_low: int
+    rank_high: int
+
+
+class NeighbourTest(NamedTuple):
+    """Two adjacent ranked versions of the leaderboard (findings.md § 4): the paired
+    per-case difference ΔQ_final = mean over their common cases of (upper's per-case Q −
+    lower's), its 95 % percentile bootstrap interval (the uncertainty step's replicates
+    restricted to the common cases), the sign-flip randomisation p-value over cases and
+    its Holm adjustment over the leaderboard's pairs. Exact values as "num/den" strings."""
+
+    upper_subject_id: str
+    upper_subject_version: str
+    lower_subject_id: str
+    lower_subject_version: str
+    n_common_cases: int
+    delta_q_final: str  # exact fraction "num/den"
+    ci_low: float
+    ci_high: float
+    p_value: str  # exact fraction "num/den": (1 + flips at least as extreme) / (1 + flips)
+    p_holm: str  # exact fraction "num/den"
+    separable: bool  # p_holm < 0.05
+
+
+class RankCorrelation(NamedTuple):
+    """Spearman's rank correlation over the versions of Q_final with `metric` ("brier" or
+    "ece"), on the unrounded values (average ranks for ties), and its 95 % percentile
+    bootstrap interval over cases (NaN-free replicates only; n_undefined says how many
+    were not)."""
+
+    metric: str
+    rho: float
+    ci_low: float | None
+    ci_high: float | None
+    n_versions: int
+    n_undefined: int
+
+
+@dataclass
+class RankingEvidence:
+    """What the uncertainty step's paired case bootstrap adds for the findings and the
+    leaderboard (findings.md § 3–4): written by `uncertainty`, read by `findings` and
+    `publish` (the leaderboard's "separable" marks)."""
+
+    n_replicates: int
+    seed: int
+    ranks: list[BootstrapRank]  # by metric, then rank, subject_id, subject_version
+    neighbours: list[NeighbourTest]  # in leaderboard order (upper's rank)
+    correlations: list[RankCorrelation]  # brier, ece
+
+
+def write_answer_shapes(path, shapes: list[AnswerShape]) -> None:
+    write_json(path, {"answer_shapes": shapes})
+
+
+def read_answer_shapes(path) -> list[AnswerShape]:
+    return [AnswerShape(*shape) for shape in read_json(path)["answer_shapes"]]
+
+
+def write_ranking_evidence(path, evidence: RankingEvidence) -> None:
+    write_json(path, as_fields(evidence))
+
+
+def read_ranking_evidence(path) -> RankingEvidence:
+    document = read_json(path)
+    return RankingEvidence(
+        n_replicates=document["n_replicates"],
+        seed=document["seed"],
+        ranks=[BootstrapRank(*rank) for rank in document["ranks"]],
+        neighbours=[NeighbourTest(*test) for test in document["neighbours"]],
+        correlations=[RankCorrelation(*row) for row in document["correlations"]],
+    )
+
+
+# --- Two reviewers and an arbiter (multi-reviewer.md): the consolidation step's record
+# of a run scored by two primaries, the unit of the agreement statistics.
+
+
+class ReviewPair(NamedTuple):
+    """One (case, subject, run) with two primary scorings (multi-reviewer.md,
+    Agreement): reviewer_a < reviewer_b by id, each side's values as scored. Never the
+    arbiter's or the consolidated values. arbiter_id is "" when there is none."""
+
+    subject_id: str
+    subject_version: str
+    case_id: str
+    family: str
+    run_id: str
+    reviewer_a: str
+    reviewer_b: str
+    classification_a: str  # Pass / Conditional / Fail
+    classification_b: str
+    criteria_a: list[int]  # the six criterion scores 0–2, in the order of CRITERIA
+    criteria_b: list[int]
+    raw_score_a: int
+    raw_score_b: int
+    correctness_a: float  # 0, 0.5 or 1
+    correctness_b: float
+    critical_a: bool  # at least one critical automatic fail
+    critical_b: bool
+    divergent: list[str]  # the divergence rules that fired (empty: agreed)
+    arbiter_id: str
+    decision: str  # "mean", "arbiter", "pending_arbitration"
