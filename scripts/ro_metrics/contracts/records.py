@@ -7,6 +7,7 @@ as a JSON array in its field order, so the files stay small at 10^5 runs.
 
 import hashlib
 from dataclasses import dataclass, fields
+from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
@@ -574,6 +575,16 @@ class RankingEvidence:
     ranks: list[BootstrapRank]  # by metric, then rank, subject_id, subject_version
     neighbours: list[NeighbourTest]  # in leaderboard order (upper's rank)
     correlations: list[RankCorrelation]  # brier, ece
+
+
+def fraction_fact(value: Fraction | None) -> dict | None:
+    """An exact rate or mean as findings.json writes it (docs/findings-json.md):
+    {"num", "den", "value"}, in lowest terms, value rounded half-even to 4 decimals;
+    None (null) when the fact is undefined."""
+    if value is None:
+        return None
+    value = Fraction(value)
+    return {"num": value.numerator, "den": value.denominator, "value": float(round(value, 4))}
 
 
 def write_answer_shapes(path, shapes: list[AnswerShape]) -> None:
