@@ -639,3 +639,11 @@ class ReviewPair(NamedTuple):
     divergent: list[str]  # the divergence rules that fired (empty: agreed)
     arbiter_id: str
     decision: str  # "mean", "arbiter", "pending_arbitration"
+
+
+def write_review_pairs(path, pairs: list[ReviewPair]) -> None:
+    write_json(path, {"review_pairs": pairs})
+
+
+def read_review_pairs(path) -> list[ReviewPair]:
+    return [ReviewPair(*pair) for pair in read_json(path)["review_pairs"]]
