@@ -639,6 +639,10 @@ class ReviewPair(NamedTuple):
     divergent: list[str]  # the divergence rules that fired (empty: agreed)
     arbiter_id: str
     decision: str  # "mean", "arbiter", "pending_arbitration"
+    # The arbiter's Pass / Conditional / Fail ("" when none): whom the arbiter sided
+    # with, for reviewer_severity.csv and divergent_runs.csv. Last and defaulted, so a
+    # file written without it still reads.
+    arbiter_classification: str = ""
 
 
 def write_review_pairs(path, pairs: list[ReviewPair]) -> None:
