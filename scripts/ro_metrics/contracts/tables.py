@@ -181,6 +181,74 @@ CHANGES_COLUMNS = [
 ]
 
 
+# --- Two reviewers (multi-reviewer.md, Agreement and Published): agreement between the
+# two primaries of each run, never the arbiter's or the consolidated values.
+# agreement.csv: one row per (scope, variable, statistic); scope "overall" or a family.
+# A count (a confusion cell, the critical-fail counts) has no interval.
+AGREEMENT_COLUMNS = [
+    "scope",
+    "variable",
+    "statistic",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "n_runs",
+    "n_cases",
+    "n_undefined_replicates",
+    "note",
+]
+# agreement_grid.csv: per family and criterion, the quadratically weighted κ with its
+# interval and the mean absolute difference (which criteria of which family to rewrite).
+AGREEMENT_GRID_COLUMNS = [
+    "family",
+    "criterion",
+    "quadratic_kappa",
+    "ci_low",
+    "ci_high",
+    "mean_absolute_difference",
+    "n_runs",
+    "n_cases",
+    "n_undefined_replicates",
+    "note",
+]
+# reviewer_severity.csv: per reviewer, its raw score minus its partner's, and how the
+# arbiter decided on its runs that went to arbitration (formulas/agreement_tables.py
+# defines "sided with").
+REVIEWER_SEVERITY_COLUMNS = [
+    "reviewer_id",
+    "n_runs_primary",
+    "mean_signed_difference",
+    "n_runs_arbitrated",
+    "n_own_runs_arbitrated",
+    "n_arbiter_sided_with",
+    "n_arbiter_sided_against",
+    "share_arbiter_sided_with",
+]
+# divergent_runs.csv: one row per run whose primaries diverged, critical-fail
+# disagreements first.
+DIVERGENT_RUN_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "case_id",
+    "family",
+    "run_id",
+    "reviewer_a",
+    "reviewer_b",
+    "classification_a",
+    "classification_b",
+    "raw_score_a",
+    "raw_score_b",
+    "correctness_a",
+    "correctness_b",
+    "critical_fail_a",
+    "critical_fail_b",
+    "diverged",
+    "arbiter_status",
+    "arbiter_id",
+    "arbiter_classification",
+]
+
+
 class PublishedTableError(ValueError):
     """A published CSV of the earlier steps is not in the expected format."""
 
