@@ -78,7 +78,9 @@ def contingency_table(labels_a: Sequence, labels_b: Sequence, categories: Sequen
         raise ValueError(f"labels outside the categories {list(categories)}: {unknown}")
     k = len(categories)
     table = np.zeros((k, k), dtype=np.int64)
-    np.add.at(table, ([index[a] for a in labels_a], [index[b] for b in labels_b]), 1)
+    rows = np.array([index[a] for a in labels_a], dtype=np.int64)
+    columns = np.array([index[b] for b in labels_b], dtype=np.int64)
+    np.add.at(table, (rows, columns), 1)
     return table
 
 
