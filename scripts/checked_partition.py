@@ -3,7 +3,8 @@
 Writes the partition's summary (records.PartitionSummary), its scored runs
 (records.ScoredRun), the public fields of each scored run by subject version
 (records.PublishedVersion, for the site), each critical fail with its response's
-public fields (records.CriticalFail, for critical_fails.csv) and the job's own file
+public fields (records.CriticalFail, for critical_fails.csv), the structure of each
+scored run's response (records.AnswerShape, for the findings) and the job's own file
 cache, so that the next run re-reads only the files whose size or timestamps changed
 (ro_metrics.corpus.partition).
 """
@@ -18,6 +19,7 @@ from ro_metrics.contracts.files import (
     write_json,
 )
 from ro_metrics.contracts.records import (
+    write_answer_shapes,
     write_critical_fails,
     write_partition_summary,
     write_published_versions,
@@ -57,6 +59,7 @@ def main(smk) -> None:
     write_scored_runs(smk.output.runs, loaded.scored_runs)
     write_published_versions(smk.output.published, loaded.published_versions)
     write_critical_fails(smk.output.critical_fails, loaded.critical_fails)
+    write_answer_shapes(smk.output.shapes, loaded.answer_shapes)
     write_partition_summary(smk.output.summary, summary)
     message = (
         f"partition {partition}: {len(entries):,} entries checked, {read:,} read "

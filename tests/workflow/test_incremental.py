@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 
+from ro_metrics.contracts.records import read_answer_shapes
 from ro_metrics.corpus.layout import partition_of
 from workflow_runs import (
     EIGHT_PARTITIONS,
@@ -77,6 +78,14 @@ def test_one_added_scoring_reruns_its_partition_and_the_aggregates(ran_once):
     assert ran.wildcards("load_partition") == [f"partition={partition_of('atlas-7b', 8)}"]
     per_run = (config["results"] / "per_run.csv").read_text("utf-8")
     assert "atlas-7b,atlas-7b-2026-03-q4,RO-NOWE-006,NOWE,run-2026-05-12-001,R03," in per_run
+    # The run's answer shape, from its response (read by the first run, not this one:
+    # its counts come from the file cache), beside the partition's other runs.
+    (load,) = (workdir / ".cache").glob("*/load")
+    shapes = read_answer_shapes(load / f"partition-{partition_of('atlas-7b', 8)}.shapes.json")
+    response = json.loads((corpus / "responses/v1.0/atlas-7b" / f"{UNSCORED}.json").read_text())
+    expected = [len(response["alternatives"]), len(response["key_signals"])]
+    found = {(shape.case_id, shape.run_id): list(shape[4:]) for shape in shapes}
+    assert found["RO-NOWE-006", "run-2026-05-12-001"] == expected
     assert planned_jobs(workdir, **config) == {}
 
 

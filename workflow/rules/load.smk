@@ -10,6 +10,8 @@ rule load_partition:
         # Public fields only: of every scored run (the site), of each critical fail.
         published=f"{CACHE}/load/partition-{{partition}}.published.json",
         critical_fails=f"{CACHE}/load/partition-{{partition}}.critical.json",
+        # The lengths of each scored run's alternatives and key_signals (the findings).
+        shapes=f"{CACHE}/load/partition-{{partition}}.shapes.json",
         # The job's own file cache: update() keeps it, so a rerun re-reads only
         # the files whose size or timestamps changed.
         files=update(f"{CACHE}/load/partition-{{partition}}.files.json"),

@@ -9,8 +9,9 @@ two subjects' folders is normal). Problems are collected, not raised: the
 cross-check step reports those of every partition together.
 
 The job keeps what it learnt of each file (its digest, the fields later steps need,
-its problems) in a per-partition file cache, and on the next run re-reads only the
-files whose size or timestamps changed, so adding one scoring costs one file read.
+the lengths of a response's alternatives and key_signals, its problems) in a
+per-partition file cache, and on the next run re-reads only the files whose size or
+timestamps changed, so adding one scoring costs one file read.
 The cache is discarded whenever the schemas, this code, the corpus or the
 benchmark version change.
 """
@@ -25,6 +26,7 @@ import orjson
 
 from ro_metrics.contracts.files import json_bytes, tell
 from ro_metrics.contracts.records import (
+    AnswerShape,
     CriticalFail,
     InputDigest,
     PartitionSummary,
@@ -119,6 +121,10 @@ class FileChecker:
             document.get("track", "classic"),
             # Kept serialised: the file cache and the published runs carry it as it is.
             json_bytes(public_answer(document)).decode("utf-8"),
+            # Counted here, so the file cache keeps them: an unchanged response is not
+            # re-read nor its answer decoded again to give its AnswerShape.
+            len(document["alternatives"]),
+            len(document["key_signals"]),
         ]
         return record, problems
 
@@ -227,13 +233,15 @@ def check_files(entries, checker: FileChecker, cache: dict) -> tuple[dict, int]:
 
 @dataclass(frozen=True)
 class PartitionLoad:
-    """What a load job hands on: the summary, the scored runs, and the public part of
-    every scored run (the site) and of every critical fail (the critical-fail table)."""
+    """What a load job hands on: the summary, the scored runs, the public part of every
+    scored run (the site) and of every critical fail (the critical-fail table), and the
+    structure of every scored run's response (the findings), in the scored runs' order."""
 
     summary: PartitionSummary
     scored_runs: list[ScoredRun]
     published_versions: list[PublishedVersion]
     critical_fails: list[CriticalFail]
+    answer_shapes: list[AnswerShape]
 
 
 def duplicate_evaluation_ids(scorings: list[tuple[str, str]]) -> list[Problem]:
@@ -281,7 +289,7 @@ def partition_summary(partition: str, files: dict, version: str) -> PartitionLoa
             evaluation_ids.append((path, evaluation_id))
     problems += duplicate_evaluation_ids(evaluation_ids)
 
-    scored_runs, published_runs, critical_fails = [], [], []
+    scored_runs, published_runs, critical_fails, answer_shapes = [], [], [], []
     for key, found in sorted(scorings.items()):
         subject_id, case_id, run_id = key
         if len(found) > 1:
@@ -306,7 +314,8 @@ def partition_summary(partition: str, files: dict, version: str) -> PartitionLoa
                 problems.append(Problem(path, f"its response {response_path} does not exist"))
             # An existing but invalid response is reported on its own.
             continue
-        response_path, (version_answered, confidence, _track, answer_json) = response
+        response_path, answered = response
+        version_answered, confidence, _track, answer_json, n_alternatives, n_key_signals = answered
         if version_scored != version_answered:
             problems.append(
                 Problem(
@@ -330,6 +339,9 @@ def partition_summary(partition: str, files: dict, version: str) -> PartitionLoa
         )
         answer = orjson.Fragment(answer_json)
         scored_runs.append(run)
+        answer_shapes.append(
+            AnswerShape(subject_id, version_scored, case_id, run_id, n_alternatives, n_key_signals)
+        )
         published_runs.append(PublishedRun(run, answer, orjson.Fragment(scoring_json)))
         if CRITICAL in severities:
             _, fails = orjson.loads(scoring_json)
@@ -366,7 +378,9 @@ def partition_summary(partition: str, files: dict, version: str) -> PartitionLoa
         scored_cases=dict(sorted(Counter(run.case_id for run in scored_runs).items())),
         file_digests=file_digests,
     )
-    return PartitionLoad(summary, scored_runs, published_versions(published_runs), critical_fails)
+    return PartitionLoad(
+        summary, scored_runs, published_versions(published_runs), critical_fails, answer_shapes
+    )
 
 
 def published_versions(runs: list[PublishedRun]) -> list[PublishedVersion]:
@@ -392,7 +406,7 @@ def published_versions(runs: list[PublishedRun]) -> list[PublishedVersion]:
 def version_counts(responses: dict, scored_keys: set) -> list[VersionCount]:
     """What the partition's responses say of each subject version."""
     versions = {}
-    for key, (path, (version, _confidence, track, _answer)) in sorted(responses.items()):
+    for key, (path, (version, _confidence, track, *_answer)) in sorted(responses.items()):
         found = versions.setdefault((key[0], version), [0, 0, path, set()])
         found[0] += 1
         found[1] += key in scored_keys
