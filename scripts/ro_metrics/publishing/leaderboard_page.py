@@ -160,10 +160,10 @@ def exact_decimal(text: str) -> str:
 
 
 def p_value_text(text: str, t: Language) -> str:
-    """A p-value to 4 decimals, or "< 0.0001" below that (it is never 0: ≥ 1/(R + 1))."""
-    p = Fraction(text)
-    if p < P_RESOLUTION / 2:
-        return t("p_below", value=t.number(f"{float(P_RESOLUTION)}"))
+    """A p-value to 4 decimals, or "< 0.0001" when it rounds to 0 (it is never 0 itself:
+    p ≥ 1/(R + 1))."""
+    if round(Fraction(text), 4) == 0:
+        return t("p_below", value=t.number(exact_decimal(str(P_RESOLUTION))))
     return t.number(exact_decimal(text))
 
 
