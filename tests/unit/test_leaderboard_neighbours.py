@@ -112,9 +112,10 @@ def test_the_page_puts_a_line_between_adjacent_ranked_rows():
     found = re.findall(r'<tr class="detail neighbour ([a-z-]+)" data-follows="(\d)">', html)
     assert found == [("not-separable", "0"), ("separable", "1")]
     assert (
-        "↓ separable from gamma · v1: ΔQ<sub>final</sub> = 0.2371 (95 % CI "
+        '<span class="neighbour-text">↓ separable from gamma · v1: '
+        "ΔQ<sub>final</sub> = 0.2371 (95 % CI "
         '<span class="nowrap">0.107–0.3642</span>) over 29 common cases; '
-        "Holm-adjusted p = 0.0045</td>"
+        "Holm-adjusted p = 0.0045</span></td>"
     ) in html
     # The line follows its upper row, before the next row.
     assert html.index('data-key="1"') < html.index('data-follows="1"') < html.index('data-key="2"')
