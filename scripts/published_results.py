@@ -11,10 +11,12 @@ docs/performance.md):
    position in the scoring. Its quote is always the model's own words, checked against
    the response: exact, close or none (ro_metrics.formulas.evidence). Then the
    leaderboard (`build_leaderboard`): leaderboard.csv, leaderboard.md, the page in
-   English and in Spanish, and the diagrams. The build_leaderboard.py planned by
-   aggregated_metrics.md §7: it consumes metrics_per_subject.csv and applies the
-   ordering and presentation rules (ro_metrics.formulas.ranking). Every number is the
-   text of the published CSVs, so the leaderboard cannot disagree with them. Eligible
+   English and in Spanish, and the diagrams; between adjacent ranked rows, whether the
+   neighbour test of rankings.json (the uncertainty step's) separates them. The
+   build_leaderboard.py planned by aggregated_metrics.md §7: it consumes
+   metrics_per_subject.csv and applies the ordering and presentation rules
+   (ro_metrics.formulas.ranking). Every number is the text of the published CSVs, so
+   the leaderboard cannot disagree with them. Eligible
    rows come first by Q_final descending, rows whose published (4-decimal) Q_final is
    equal sharing a rank (1, 2, 2, 4) and ordered by subject_id, subject_version;
    Disqualified rows follow, unranked, in the same order (§3.6: disqualification is per
@@ -59,6 +61,7 @@ from ro_metrics.contracts.records import (
     Verdict,
     read_critical_fails,
     read_per_run_summary,
+    read_ranking_evidence,
     read_verdict,
 )
 from ro_metrics.contracts.tables import (
@@ -185,6 +188,8 @@ def build_leaderboard(smk, verdict: Verdict, last_update: str, log) -> Leaderboa
         "uncertainty": uncertainty,
         "tracks": tracks,
         "operational": operational,
+        # The uncertainty step's neighbour tests: "separable" between adjacent ranks.
+        "neighbours": read_ranking_evidence(smk.input.rankings).neighbours,
         # As read_table reads critical_fails.csv back: every cell is text.
         "critical_fails": [
             dict(zip(CRITICAL_FAIL_COLUMNS, row, strict=True)) for row in critical_rows

@@ -1,4 +1,6 @@
-"""Rule uncertainty: results/uncertainty.csv, intervals beside every published metric.
+"""Rule uncertainty: results/uncertainty.csv, intervals beside every published metric,
+and rankings.json, what the same bootstrap says of the order (ranks of every version on
+Q_final, Brier and ECE, Spearman's ρ, the leaderboard's neighbour tests).
 
 The estimates are the texts of metrics_per_subject.csv: the same function computes
 them from the same per-run table, so this step runs beside step 3 instead of after
@@ -7,6 +9,7 @@ system/rubric/v1.0/uncertainty_methods.md).
 """
 
 from ro_metrics.contracts.files import step_logger, without_cycle_collector
+from ro_metrics.contracts.records import write_ranking_evidence
 from ro_metrics.contracts.tables import (
     SUBJECT_COLUMNS,
     UNCERTAINTY_COLUMNS,
@@ -14,7 +17,8 @@ from ro_metrics.contracts.tables import (
     write_csv,
 )
 from ro_metrics.formulas.aggregates import subject_rows
-from ro_metrics.formulas.uncertainty import paired_case_bootstrap
+from ro_metrics.formulas.rank_evidence import ranking_evidence, replicates_without_common_cases
+from ro_metrics.formulas.uncertainty import bootstrap_result, bootstrap_sample
 from ro_metrics.formulas.uncertainty_table import subject_runs, uncertainty_rows
 
 
@@ -28,20 +32,45 @@ def main(smk) -> None:
         for row in subject_rows(per_run, smk.params.alpha)
     ]
     statuses = {(r["subject_id"], r["subject_version"]): r["leaderboard_status"] for r in metrics}
-    result = paired_case_bootstrap(
+    # One draw for both outputs: the rankings read the very replicates of the intervals.
+    sample = bootstrap_sample(
         subject_runs(per_run, statuses),
         alpha=smk.params.alpha,
         replicates=smk.params.replicates,
         seed=smk.params.seed,
     )
+    result = bootstrap_result(sample)
     rows = uncertainty_rows(metrics, result)
-    write_csv(smk.output[0], UNCERTAINTY_COLUMNS, rows)
+    write_csv(smk.output.table, UNCERTAINTY_COLUMNS, rows)
     log.info(
         "%d rows written (%d bootstrap replicates, seed %d)",
         len(rows),
         result.n_replicates,
         smk.params.seed,
     )
+    evidence = ranking_evidence(sample, metrics)
+    write_ranking_evidence(smk.output.rankings, evidence)
+    separable = sum(test.separable for test in evidence.neighbours)
+    log.info(
+        "rankings: %d ranks, %d neighbour tests (%d separable), %s",
+        len(evidence.ranks),
+        len(evidence.neighbours),
+        separable,
+        ", ".join(
+            f"Spearman {c.metric} over {c.n_versions} versions ({c.n_undefined} undefined)"
+            for c in evidence.correlations
+        ),
+    )
+    for test in evidence.neighbours:
+        log.info(
+            "neighbours %s · %s > %s · %s: %d common cases, %d replicates without one",
+            test.upper_subject_id,
+            test.upper_subject_version,
+            test.lower_subject_id,
+            test.lower_subject_version,
+            test.n_common_cases,
+            replicates_without_common_cases(sample, test),
+        )
 
 
 if __name__ == "__main__":

@@ -62,8 +62,9 @@ COMMITTED = (COMMITTED_RESULTS / "leaderboard.md").read_text("utf-8")
 
 def test_every_table_has_as_many_cells_in_each_row_as_in_its_header():
     parsed, raw = tables(COMMITTED), raw_table_lines(COMMITTED)
-    # Ranking, the disqualified version's critical fails, operational, subjects, how to read.
-    assert len(parsed) == len(raw) == 5
+    # Ranking, the neighbour tests, the disqualified version's critical fails, operational,
+    # subjects, how to read.
+    assert len(parsed) == len(raw) == 6
     for rows, lines in zip(parsed, raw, strict=True):
         width = len(rows[0])
         assert all(len(row) == width for row in rows)
@@ -93,7 +94,7 @@ def test_the_ranking_shows_leaderboard_csv():
 
 
 def test_the_disqualified_version_lists_each_critical_fail_with_its_evidence():
-    evidence = tables(COMMITTED)[1]
+    evidence = tables(COMMITTED)[2]
     header = [text for text, _ in evidence[0]]
     assert header == [
         "Case",
@@ -124,7 +125,7 @@ def test_the_disqualified_version_lists_each_critical_fail_with_its_evidence():
 
 
 def test_the_operational_table_joins_the_csv_by_subject_version():
-    operational = tables(COMMITTED)[2]
+    operational = tables(COMMITTED)[3]
     published = {(r["subject_id"], r["subject_version"]): r for r in read_csv(
         "operational_per_subject.csv")}  # fmt: skip
     ranked = [(r["subject_id"], r["subject_version"]) for r in read_csv("leaderboard.csv")]

@@ -10,7 +10,9 @@ rule publish:
         per_run_summary=rules.per_run.output.summary,
         metrics_per_subject=rules.metrics_per_subject.output[0],
         metrics_per_family=rules.metrics_per_family.output[0],
-        uncertainty=rules.uncertainty.output[0],
+        uncertainty=rules.uncertainty.output.table,
+        # The neighbour tests: the page's "separable" between adjacent ranks.
+        rankings=rules.uncertainty.output.rankings,
         criterion_scores=rules.per_run.output.criteria,
         input_files=rules.cross_check.output.input_files,
         # The partitions' critical fails; their evidence is found here (cheap: a critical

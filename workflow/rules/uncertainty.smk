@@ -3,7 +3,9 @@ rule uncertainty:
         modules=modules("uncertainty_estimates.py"),
         per_run=rules.per_run.output.table,
     output:
-        f"{STAGED}/uncertainty.csv",
+        table=f"{STAGED}/uncertainty.csv",
+        # What the same replicates say of the order (records.RankingEvidence).
+        rankings=f"{CACHE}/uncertainty/rankings.json",
     log:
         f"{LOGS}/uncertainty.log",
     conda:

@@ -535,7 +535,9 @@ class NeighbourTest(NamedTuple):
     per-case difference ΔQ_final = mean over their common cases of (upper's per-case Q −
     lower's), its 95 % percentile bootstrap interval (the uncertainty step's replicates
     restricted to the common cases), the sign-flip randomisation p-value over cases and
-    its Holm adjustment over the leaderboard's pairs. Exact values as "num/den" strings."""
+    its Holm adjustment over the leaderboard's pairs. Exact values as "num/den" strings.
+    Undefined values: delta_q_final "" when the pair shares no case; ci_low/ci_high None
+    when no replicate drew a common case (formulas/rank_evidence.py)."""
 
     upper_subject_id: str
     upper_subject_version: str
@@ -554,7 +556,8 @@ class RankCorrelation(NamedTuple):
     """Spearman's rank correlation over the versions of Q_final with `metric` ("brier" or
     "ece"), on the unrounded values (average ranks for ties), and its 95 % percentile
     bootstrap interval over cases (NaN-free replicates only; n_undefined says how many
-    were not)."""
+    were not). rho is None when undefined (a constant rank vector, or fewer than two
+    versions); ci_low/ci_high None when no replicate defines it."""
 
     metric: str
     rho: float

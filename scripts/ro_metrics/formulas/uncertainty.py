@@ -8,7 +8,8 @@ the pipeline maintainers, not part of the committee's normative aggregated_metri
   (``clopper_pearson_upper``);
 - mean clipped score, Q_final, Brier, ECE, rank by Q_final and P(rank 1): one paired
   percentile bootstrap over **cases** for the whole leaderboard
-  (``paired_case_bootstrap``).
+  (``paired_case_bootstrap``; its draw and replicates, ``bootstrap_sample``, are shared
+  with the ranking evidence of formulas/rank_evidence.py).
 
 Pure functions: no file I/O. The bootstrap is bit-reproducible: the replicates come from
 ``Generator(PCG64(seed))`` as an integer multiplicity matrix W (replicates × cases), each
@@ -432,6 +433,46 @@ def percentile_columns(
     return low, high
 
 
+@dataclass(frozen=True)
+class BootstrapSample:
+    """The paired case bootstrap's draw and every replicate's metrics, shared by the
+    intervals of uncertainty.csv (``bootstrap_result``) and the ranking evidence
+    (formulas/rank_evidence.py), so both read the very same replicates.
+
+    ``subjects`` sorted by key, ``cases`` = case_universe(subjects), ``weights`` the W of
+    draw_case_multiplicities (replicates × cases), ``metrics`` = replicate_metrics(W)."""
+
+    subjects: list[SubjectRuns]
+    alpha: float
+    seed: int
+    cases: list[str]
+    weights: np.ndarray
+    metrics: ReplicateMetrics
+
+    @property
+    def n_replicates(self) -> int:
+        return int(self.weights.shape[0])
+
+
+def bootstrap_sample(
+    subjects: Sequence[SubjectRuns], alpha: float, replicates: int, seed: int
+) -> BootstrapSample:
+    """W = draw_case_multiplicities(len(case_universe), replicates, seed) and the
+    replicate metrics of the subjects under it (``paired_case_bootstrap`` says how)."""
+    _check_draw_arguments(replicates, seed)
+    if not 0 <= alpha <= 1:
+        raise ValueError(f"alpha must be within [0, 1], got {alpha}")
+    replicates, seed = int(replicates), int(seed)
+    ordered = _sorted_subjects(subjects)
+    cases = case_universe(ordered)
+    if cases:
+        weights = draw_case_multiplicities(len(cases), replicates, seed)
+    else:
+        weights = np.zeros((replicates, 0), dtype=np.int64)
+    metrics = replicate_metrics(ordered, alpha, weights)
+    return BootstrapSample(ordered, alpha, seed, cases, weights, metrics)
+
+
 def paired_case_bootstrap(
     subjects: list[SubjectRuns],
     alpha: float,
@@ -454,16 +495,17 @@ def paired_case_bootstrap(
     replicate's ranking). The result does not depend on the order of ``subjects``.
     """
     _exact_confidence(confidence)
-    _check_draw_arguments(replicates, seed)
-    if not 0 <= alpha <= 1:
-        raise ValueError(f"alpha must be within [0, 1], got {alpha}")
-    replicates = int(replicates)
-    ordered = _sorted_subjects(subjects)
+    return bootstrap_result(bootstrap_sample(subjects, alpha, replicates, seed), confidence)
+
+
+def bootstrap_result(sample: BootstrapSample, confidence: float = 0.95) -> BootstrapResult:
+    """The intervals, rank intervals and P(rank 1) of ``paired_case_bootstrap`` from its
+    sample."""
+    _exact_confidence(confidence)
+    replicates, ordered = sample.n_replicates, sample.subjects
     if not ordered:
         return BootstrapResult({}, {}, {}, replicates, {})
-    cases = case_universe(ordered)
-    weights = draw_case_multiplicities(len(cases), replicates, seed)
-    metrics = replicate_metrics(ordered, alpha, weights)
+    metrics = sample.metrics
     keys, defined = metrics.keys, metrics.defined
     bounds = {
         name: percentile_columns(metrics.values[name], defined, confidence)

@@ -1,8 +1,9 @@
 """The leaderboard in GitHub-flavoured Markdown (results/leaderboard.md).
 
 Sections: the ranking (each score with its 95 % interval in brackets, the rank with its
-bootstrap interval), the disqualified subject versions with the evidence of each
-critical fail, the operational table (when the corpus has telemetry), the subjects
+bootstrap interval), the neighbour tests of adjacent ranks (when given), the
+disqualified subject versions with the evidence of each critical fail, the operational
+table (when the corpus has telemetry), the subjects
 (registry text) and a "how to read" table. Labels come from the language file
 (publishing/i18n/en.json); numbers are the published CSV texts.
 
@@ -13,8 +14,14 @@ emphasis, code or a link, nor HTML, nor a line break, whatever the text is.
 
 import re
 
+from ro_metrics.contracts.tables import format_metric
 from ro_metrics.contracts.vocabulary import ELIGIBLE
-from ro_metrics.publishing.leaderboard_page import cost_text, per_million_tokens
+from ro_metrics.publishing.leaderboard_page import (
+    cost_text,
+    exact_decimal,
+    p_value_text,
+    per_million_tokens,
+)
 from ro_metrics.publishing.markdown import gfm_table, markdown_text
 from ro_metrics.publishing.translations import Language
 
@@ -76,6 +83,44 @@ def ranking_section(rows, groups, uncertainty, tracks, t: Language) -> str:
             f"## {t('ranking_heading')}",
             gfm_table(headers, body, alignments),
             t("md_intervals_note"),
+        ]
+    )
+
+
+def neighbours_section(neighbours, t: Language) -> str:
+    """The neighbour tests of rankings.json (records.NeighbourTest), in leaderboard order:
+    each pair of adjacent ranked versions with ΔQ_final, its interval, p and Holm's p."""
+    headers = [
+        t("md_col_upper"),
+        t("md_col_lower"),
+        t("md_col_common_cases"),
+        plain(t("md_col_delta_q")),
+        t("md_col_p"),
+        t("md_col_p_holm"),
+        t("md_col_separable"),
+    ]
+    body = []
+    for test in neighbours:
+        delta = t.number(exact_decimal(test.delta_q_final)) if test.delta_q_final else ""
+        if delta and test.ci_low is not None:
+            low, high = (t.number(format_metric(end)) for end in (test.ci_low, test.ci_high))
+            delta += f" ({low}–{high})"
+        body.append(
+            [
+                markdown_text(f"{test.upper_subject_id} · {test.upper_subject_version}"),
+                markdown_text(f"{test.lower_subject_id} · {test.lower_subject_version}"),
+                str(test.n_common_cases),
+                delta,
+                markdown_text(p_value_text(test.p_value, t)),
+                markdown_text(p_value_text(test.p_holm, t)),
+                f"**{t('md_yes')}**" if test.separable else t("md_no"),
+            ]
+        )
+    return "\n\n".join(
+        [
+            f"## {t('md_neighbours_heading')}",
+            plain(t("md_neighbours_note")),
+            gfm_table(headers, body, "llrrrrl"),
         ]
     )
 
@@ -216,18 +261,20 @@ HOW_TO_READ = [
     ("col_ece", "how_ece"),
     ("md_intervals_term", "how_interval"),
     ("md_col_tie_group", "how_tie_group"),
+    ("md_col_separable", "how_separable"),
     ("col_critical_fails", "how_critical_fail"),
     ("operational_heading", "how_operational"),
     ("col_cost_per_case", "how_cost_per_case"),
 ]
 
 
-def how_to_read_section(t: Language, *, operational: bool) -> str:
+def how_to_read_section(t: Language, *, operational: bool, neighbours: bool = False) -> str:
     terms = [
         (term, meaning)
         for term, meaning in HOW_TO_READ
         if operational or meaning not in ("how_operational", "how_cost_per_case")
     ]
+    terms = [(term, meaning) for term, meaning in terms if neighbours or meaning != "how_separable"]
     cells = [[plain(t(term)), plain(t(meaning))] for term, meaning in terms]
     headers = [t("md_col_term"), t("md_col_meaning")]
     return "\n\n".join([f"## {t('md_how_heading')}", gfm_table(headers, cells)])
@@ -246,8 +293,10 @@ def render_markdown(
     critical_fails,
     operational,
     t: Language,
+    neighbours=None,
 ) -> str:
-    """The whole document (module docstring); `operational` is None without telemetry."""
+    """The whole document (module docstring); `operational` is None without telemetry,
+    `neighbours` the neighbour tests of rankings.json (None: no such section)."""
     n_ranked = sum(row["leaderboard_status"] == ELIGIBLE for row in rows)
     # The template is made Markdown before the values (already escaped) go in.
     meta = plain(t.labels["md_meta"]).format(
@@ -262,12 +311,18 @@ def render_markdown(
         meta,
         t("md_editions"),
         ranking_section(rows, tie_groups, uncertainty, tracks, t),
+    ]
+    if neighbours is not None:
+        parts.append(neighbours_section(neighbours, t))
+    parts += [
         disqualified_section(rows, critical_fails, t),
     ]
     if operational is not None:
         parts.append(operational_section(rows, operational, t))
     parts += [
         subjects_section(rows, registry, t),
-        how_to_read_section(t, operational=operational is not None),
+        how_to_read_section(
+            t, operational=operational is not None, neighbours=neighbours is not None
+        ),
     ]
     return "\n\n".join(parts) + "\n"

@@ -10,14 +10,19 @@ data file (publishing/i18n/<code>.json). The page holds no clock: "Last update" 
 newest scoring timestamp, so the same inputs give the same bytes. The ranking table,
 the critical-fail evidence, the "Disqualified subject versions" section and the
 operational table are components (templates/components.html) shared with the site's
-pages (publishing/site_pages.py).
+pages (publishing/site_pages.py). Between two adjacent ranked rows, a line says whether
+the neighbour test separates them (rankings.json's records.NeighbourTest, written by
+the uncertainty step: formulas/rank_evidence.py); the site's index shows none.
 """
 
 from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
 from typing import NamedTuple
 
 from markupsafe import Markup
 
+from ro_metrics.contracts.records import NeighbourTest
+from ro_metrics.contracts.tables import format_metric
 from ro_metrics.formulas.operational import cost_per_case
 from ro_metrics.publishing.page_templates import Labels, render
 from ro_metrics.publishing.translations import ENGLISH, Language, language
@@ -132,6 +137,59 @@ def operational_table(rows, operational, t: Language) -> OperationalTable:
     return OperationalTable(lines, not_ranked)
 
 
+class NeighbourLine(NamedTuple):
+    """The neighbour test of a ranked row and the ranked row below it, as shown: the
+    lower version's name, the verdict and the figures' texts (language's decimal mark)."""
+
+    lower: str  # "subject_id · subject_version"
+    separable: bool
+    delta: str  # ΔQ_final, upper − lower, 4 decimals; "" when they share no case
+    low: str  # its 95 % bootstrap interval, "" when undefined
+    high: str
+    p_holm: str  # Holm-adjusted p, 4 decimals, or "< 0.0001"
+    n_common: int
+
+
+P_RESOLUTION = Fraction(1, 10_000)  # p-values are shown to 4 decimals
+
+
+def exact_decimal(text: str) -> str:
+    """An exact "num/den" fraction of a record, rounded half-even to 4 decimals and
+    written as the published numbers are (shortest text: 0.0812, 0.25)."""
+    return repr(float(round(Fraction(text), 4)))
+
+
+def p_value_text(text: str, t: Language) -> str:
+    """A p-value to 4 decimals, or "< 0.0001" when it rounds to 0 (it is never 0 itself:
+    p ≥ 1/(R + 1))."""
+    if round(Fraction(text), 4) == 0:
+        return t("p_below", value=t.number(exact_decimal(str(P_RESOLUTION))))
+    return t.number(exact_decimal(text))
+
+
+def neighbour_lines(rows, neighbours: list[NeighbourTest] | None, t: Language) -> dict:
+    """Per index of a ranked row of `rows`, the NeighbourLine of its test with the
+    ranked row below it (joined by both versions); {} without tests."""
+    index_of = {(row["subject_id"], row["subject_version"]): i for i, row in enumerate(rows)}
+    lines = {}
+    for test in neighbours or []:
+        upper = (test.upper_subject_id, test.upper_subject_version)
+        lower = (test.lower_subject_id, test.lower_subject_version)
+        if upper not in index_of or lower not in index_of:
+            continue
+        undefined = test.ci_low is None
+        lines[index_of[upper]] = NeighbourLine(
+            lower=" · ".join(lower),
+            separable=test.separable,
+            delta=t.number(exact_decimal(test.delta_q_final)) if test.delta_q_final else "",
+            low="" if undefined else t.number(format_metric(test.ci_low)),
+            high="" if undefined else t.number(format_metric(test.ci_high)),
+            p_holm=p_value_text(test.p_holm, t),
+            n_common=test.n_common_cases,
+        )
+    return lines
+
+
 class Subject(NamedTuple):
     """A subject version's section: its row of the ranking, registry entry, families
     (rows of metrics_per_family.csv) and reliability diagram (SVG and bins)."""
@@ -183,11 +241,13 @@ def render_page(
     snapshots,
     critical_fails,
     operational=None,
+    neighbours: list[NeighbourTest] | None = None,
     t: Language | None = None,
 ) -> str:
     """The whole page in language t, English by default (see the module docstring);
     `operational` holds the rows of operational_per_subject.csv, or None when the corpus
-    has no telemetry (then the page has no operational section)."""
+    has no telemetry (then the page has no operational section); `neighbours` the
+    neighbour tests of rankings.json (None: no "separable" lines nor their note)."""
     t = t or language(ENGLISH)
     families_of = {}
     for family in families:
@@ -222,6 +282,7 @@ def render_page(
         run_href=lambda _fail: None,
         snapshots=snapshots,
         operational=None if operational is None else operational_table(rows, operational, t),
+        neighbours=None if neighbours is None else neighbour_lines(rows, neighbours, t),
         subjects=subjects,
         changes_placeholder=Markup(CHANGES_PLACEHOLDER),  # noqa: S704 - a constant of this module
     )

@@ -1,0 +1,164 @@
+"""The leaderboard's "separable" lines between adjacent ranked rows (rankings.json's
+neighbour tests): their texts, the page, leaderboard.md and the committed results."""
+
+import itertools
+import re
+from fractions import Fraction
+
+from ro_metrics.contracts.records import NeighbourTest
+from ro_metrics.publishing.leaderboard_markdown import render_markdown
+from ro_metrics.publishing.leaderboard_page import (
+    exact_decimal,
+    neighbour_lines,
+    p_value_text,
+    render_page,
+)
+from ro_metrics.publishing.translations import ENGLISH, SPANISH, language
+from workflow_runs import COMMITTED_RESULTS, read_csv
+
+EN, ES = language(ENGLISH), language(SPANISH)
+
+
+def row(subject_id, rank, q_final):
+    return {
+        "subject_id": subject_id,
+        "subject_version": "v1",
+        "rank": rank,
+        "rank_low": "1" if rank else "",
+        "rank_high": "2" if rank else "",
+        "q_final": q_final,
+        "pass_rate": "0.5",
+        "mean_clipped_score": "6.0",
+        "brier": "0.25",
+        "ece": "0.1",
+        "n_runs": "1",
+        "n_pass": "0",
+        "n_conditional": "1",
+        "n_fail": "0",
+        "n_critical_fails": "0" if rank else "1",
+        "leaderboard_status": "Eligible" if rank else "Disqualified",
+    }
+
+
+ROWS = [row("alpha", "1", "0.9"), row("beta", "2", "0.5"), row("gamma", "3", "0.4")]
+ROWS.append(row("delta", "", "0.95"))
+TESTS = [
+    # 13/160 = 0.08125 → half-even 0.0812; p_holm 926/2001 = 0.46277 → 0.4628.
+    NeighbourTest("alpha", "v1", "beta", "v1", 30, "13/160", -0.05, 0.2083, "463/2001",
+                  "926/2001", False),
+    # 55/232 = 0.237069 → 0.2371; p_holm 3/667 = 0.0044978 → 0.0045.
+    NeighbourTest("beta", "v1", "gamma", "v1", 29, "55/232", 0.107, 0.3642, "1/667",
+                  "3/667", True),
+]  # fmt: skip
+
+
+def test_exact_values_are_rounded_half_even_to_four_decimals():
+    assert exact_decimal("13/160") == "0.0812"  # 0.08125: the even neighbour
+    assert exact_decimal("55/232") == "0.2371"
+    assert exact_decimal("-3/112") == "-0.0268"  # −0.026786
+    assert exact_decimal("1/1") == "1.0"
+
+
+def test_p_values_below_the_resolution_say_so():
+    assert p_value_text("1/2001", EN) == "0.0005"  # 0.00049975
+    assert p_value_text("3/20000", EN) == "0.0002"  # 0.00015: half-even up to 2
+    # 0.0000499975 and 0.00005 (half-even to 0) both round to 0: shown as a bound.
+    assert p_value_text("1/20001", EN) == p_value_text("1/20000", EN) == "< 0.0001"
+    assert p_value_text("1/1000001", EN) == "< 0.0001"
+    assert p_value_text("1/1000001", ES) == "< 0,0001"
+    assert p_value_text("3/667", ES) == "0,0045"
+
+
+def test_lines_join_each_test_to_its_upper_row():
+    lines = neighbour_lines(ROWS, TESTS, EN)
+    assert sorted(lines) == [0, 1]
+    assert lines[0] == ("beta · v1", False, "0.0812", "-0.05", "0.2083", "0.4628", 30)
+    assert lines[1] == ("gamma · v1", True, "0.2371", "0.107", "0.3642", "0.0045", 29)
+    spanish = neighbour_lines(ROWS, TESTS, ES)
+    assert spanish[1][2:6] == ("0,2371", "0,107", "0,3642", "0,0045")
+
+
+def page(neighbours, t=EN):
+    keys = [(r["subject_id"], r["subject_version"]) for r in ROWS]
+    family = {
+        "family": "FOUL",
+        "n_runs": "1",
+        "n_pass": "1",
+        "n_conditional": "0",
+        "n_fail": "0",
+        "pass_rate_family": "1.0",
+        "mean_clipped_score_family": "12.0",
+    }
+    return render_page(
+        benchmark_version="v1.0",
+        alpha=0.5,
+        last_update="2026-05-13T10:38:10Z",
+        rows=ROWS,
+        tie_groups=[1, 1, 2, None],
+        uncertainty={},
+        tracks=dict.fromkeys(keys, "classic"),
+        families=[{**family, "subject_id": k[0], "subject_version": k[1]} for k in keys],
+        registry={},
+        diagrams={k: ("<svg></svg>", [(9, 1, Fraction(4, 5), Fraction(1))]) for k in keys},
+        snapshots=[],
+        critical_fails=[],
+        neighbours=neighbours,
+        t=t,
+    )
+
+
+def test_the_page_puts_a_line_between_adjacent_ranked_rows():
+    html = page(TESTS)
+    found = re.findall(r'<tr class="detail neighbour ([a-z-]+)" data-follows="(\d)">', html)
+    assert found == [("not-separable", "0"), ("separable", "1")]
+    assert (
+        '<span class="neighbour-text">↓ separable from gamma · v1: '
+        "ΔQ<sub>final</sub> = 0.2371 (95 % CI "
+        '<span class="nowrap">0.107–0.3642</span>) over 29 common cases; '
+        "Holm-adjusted p = 0.0045</span></td>"
+    ) in html
+    # The line follows its upper row, before the next row.
+    assert html.index('data-key="1"') < html.index('data-follows="1"') < html.index('data-key="2"')
+    assert "<em>neighbour test</em>" in html and "Tie groups are another reading" in html
+    spanish = page(TESTS, ES)
+    assert "↓ no separable de beta · v1: ΔQ<sub>final</sub> = 0,0812" in spanish
+
+
+def test_without_tests_the_page_has_neither_lines_nor_note():
+    html = page(None)
+    assert "detail neighbour" not in html and "Tie groups are another reading" not in html
+
+
+def test_markdown_table_of_adjacent_ranks():
+    text = render_markdown(
+        benchmark_version="v1.0",
+        alpha=0.5,
+        last_update="2026-05-13T10:38:10Z",
+        rows=ROWS,
+        tie_groups=[1, 1, 2, None],
+        uncertainty={},
+        tracks={(r["subject_id"], r["subject_version"]): "classic" for r in ROWS},
+        registry={},
+        critical_fails=[],
+        operational=None,
+        t=EN,
+        neighbours=TESTS,
+    )
+    assert "## Adjacent ranks: separable?" in text
+    assert "| alpha · v1 | beta · v1 | 30 | 0.0812 (-0.05–0.2083) | 0.2314 | 0.4628 | no |" in text
+    assert (
+        "| beta · v1 | gamma · v1 | 29 | 0.2371 (0.107–0.3642) | 0.0015 | 0.0045 | **yes** |"
+        in text
+    )
+    assert "| Separable |" in text  # how to read
+
+
+def test_committed_page_has_one_line_per_adjacent_ranked_pair():
+    html = (COMMITTED_RESULTS / "leaderboard.html").read_text("utf-8")
+    ranked = [r for r in read_csv(COMMITTED_RESULTS / "leaderboard.csv") if r["rank"]]
+    named = re.findall(r"↓ (?:not )?separable from ([^:]+):", html)
+    assert named == [f"{r['subject_id']} · {r['subject_version']}" for r in ranked[1:]]
+    markdown = (COMMITTED_RESULTS / "leaderboard.md").read_text("utf-8")
+    for upper, lower in itertools.pairwise(ranked):
+        names = [f"{r['subject_id']} · {r['subject_version']}" for r in (upper, lower)]
+        assert f"| {names[0]} | {names[1]} | " in markdown
