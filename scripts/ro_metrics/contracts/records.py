@@ -544,9 +544,9 @@ class NeighbourTest(NamedTuple):
     lower_subject_id: str
     lower_subject_version: str
     n_common_cases: int
-    delta_q_final: str  # exact fraction "num/den"
-    ci_low: float
-    ci_high: float
+    delta_q_final: str  # exact fraction "num/den"; "" when the pair shares no case
+    ci_low: float | None  # None when no replicate drew a common case
+    ci_high: float | None
     p_value: str  # exact fraction "num/den": (1 + flips at least as extreme) / (1 + flips)
     p_holm: str  # exact fraction "num/den"
     separable: bool  # p_holm < 0.05
@@ -560,7 +560,7 @@ class RankCorrelation(NamedTuple):
     versions); ci_low/ci_high None when no replicate defines it."""
 
     metric: str
-    rho: float
+    rho: float | None  # None: undefined (constant ranks, fewer than 2 versions)
     ci_low: float | None
     ci_high: float | None
     n_versions: int
