@@ -279,7 +279,9 @@ class Verdict:
     n_files: int
     n_scored_runs: int
     coverage: list[CoverageRow]
-    subjects: dict[str, dict]  # subject_id → its public registry fields
+    # subject_id → its public registry fields, and under "versions" each version's
+    # (subject_version → {access_type, and weights when declared}).
+    subjects: dict[str, dict]
     tracks: list[Track]
     has_telemetry: bool  # operational_*.csv are published
 

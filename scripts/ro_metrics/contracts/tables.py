@@ -58,6 +58,19 @@ FAMILY_COLUMNS = [
     "pass_rate_family",
     "mean_clipped_score_family",
 ]
+# findings.md § 2's heatmap: one row per (version, family) with a scored run, versions
+# in leaderboard order (the disqualified after the ranked), families hardest first;
+# rates formatted as metrics_per_family.csv's (formulas.findings.heatmap_rows).
+FAMILY_HEATMAP_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "leaderboard_status",
+    "family",
+    "n_runs",
+    "n_pass",
+    "pass_rate",
+    "mean_clipped_score",
+]
 # The last four come from the runner's telemetry (telemetry.md), empty when the corpus
 # has none: responses counted in operational_*.csv, responses without a passing call,
 # responses whose latest passing call lacks its token counts or latency, and passing

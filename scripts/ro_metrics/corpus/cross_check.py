@@ -46,6 +46,9 @@ MAX_IDS_SHOWN = 3  # of each kind of telemetry gap, in the warning
 
 # What the leaderboard shows of a registered subject (public registry fields).
 SUBJECT_FIELDS = ("kind", "provider", "description")
+# ... and of each of its versions, under "versions" (the findings' registry dimensions);
+# a field the version does not declare is left out, never inferred.
+VERSION_FIELDS = ("access_type", "weights")
 
 
 def load_registry(corpus: Path, layout, schema_path, problem, max_bytes: int):
@@ -66,7 +69,15 @@ def load_registry(corpus: Path, layout, schema_path, problem, max_bytes: int):
         return None, None, checked.digest
     registry, digest = checked.document, checked.digest
     subjects = {
-        subject["subject_id"]: {field: subject.get(field) for field in SUBJECT_FIELDS}
+        subject["subject_id"]: {
+            **{field: subject.get(field) for field in SUBJECT_FIELDS},
+            "versions": {
+                version["subject_version"]: {
+                    field: version[field] for field in VERSION_FIELDS if field in version
+                }
+                for version in subject["versions"]
+            },
+        }
         for subject in registry["subjects"]
     }
     versions = {}

@@ -1,0 +1,691 @@
+"""The facts of findings.md, computed: what a release report may quote (findings.json).
+
+One pure function per fact family (§ 1 safety gate, § 2 families and the heatmap,
+§ 3 calibration, § 4 neighbour tests, § 7 registry dimensions) and `findings_document`,
+which assembles them with §§ 5–6 (computed by formulas.answer_structure and
+formulas.cost_quality) into the document whose keys docs/findings-json.md lists.
+
+Exact first: a rate or mean is a Fraction of the per-run integers (a confidence is the
+integer 0–100, a correctness k/2 with k in {0, 1, 2}), written with
+records.fraction_fact; only the Wilson and bootstrap bounds, the standard deviations and
+ρ are floats (rounded half-even to 4 decimals). Metrics the leaderboard publishes
+(Q_final, Brier, ECE) are taken as their published texts, so a fact cannot disagree
+with the leaderboard.
+
+No pandas: this step runs on every new scoring (its import alone costs ~0.4 s), and
+the group-bys here are one pass over the per-run rows into integer tallies per
+(version, family), then work over versions × families; plain dicts and Fractions are
+exact and fast enough (docs/findings-json.md).
+"""
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import NamedTuple
+
+from ro_metrics.contracts.records import RankingEvidence, Verdict, fraction_fact
+from ro_metrics.contracts.tables import CRITICAL_FAIL_COLUMNS, Rows, format_metric
+from ro_metrics.contracts.vocabulary import (
+    DISQUALIFIED,
+    ELIGIBLE,
+    FAIL,
+    FAMILIES,
+    PASS,
+    family_of,
+)
+from ro_metrics.formulas.ranking import ranked
+from ro_metrics.formulas.uncertainty import wilson_interval
+
+NOT_DECLARED = "not declared"
+DIMENSIONS = ("provider", "track", "access_type", "weights")
+RANKED_METRICS = ("q_final", "brier", "ece")
+FAMILY_ORDER_RULE = (
+    "hardest first: pooled pass rate ascending, then pooled mean clipped score "
+    "ascending, then family code"
+)
+TIE_RULE = (
+    "lower is better; versions whose published 4-decimal value is equal share a rank "
+    "(competition ranking: 1, 2, 2, 4)"
+)
+
+
+class FindingsInputError(ValueError):
+    """The inputs of the findings step do not fit together; one problem per line."""
+
+    def __init__(self, problems: list[tuple[str, str]]):
+        self.problems = problems  # (input name, message)
+        super().__init__("\n".join(f"{name}: {message}" for name, message in problems))
+
+
+def rounded(value: float | None) -> float | None:
+    """A float fact as written: rounded half-even to 4 decimals (None stays None)."""
+    return None if value is None else round(float(value), 4)
+
+
+# --- The formulas (findings.md), one each.
+
+
+def pooled_pass_rate(n_pass: int, n_runs: int) -> Fraction | None:
+    """Pooled pass rate = passes / scored runs (of a family over the versions pooled);
+    undefined (None) without runs."""
+    return Fraction(n_pass, n_runs) if n_runs else None
+
+
+def mean_clipped_score(clipped_sum: int, n_runs: int) -> Fraction | None:
+    """Mean clipped score = (1 / N) · Σ clipped_score over the N scored runs."""
+    return Fraction(clipped_sum, n_runs) if n_runs else None
+
+
+def wilson_95(n_pass: int, n_runs: int) -> list[float] | None:
+    """The Wilson 95 % interval of passes / runs (formulas.uncertainty.wilson_interval),
+    rounded; None without runs."""
+    if not n_runs:
+        return None
+    low, high = wilson_interval(n_pass, n_runs)
+    return [rounded(low), rounded(high)]
+
+
+def population_sd(values: list[Fraction]) -> float:
+    """σ = sqrt((1 / n) · Σ (x − x̄)²) over the versions' values (population standard
+    deviation; 0 for one version). The variance is exact; only its root is a float."""
+    n = len(values)
+    mean = sum(values, Fraction(0)) / n
+    variance = sum(((x - mean) ** 2 for x in values), Fraction(0)) / n
+    return rounded(math.sqrt(variance))
+
+
+def mean_confidence(confidence_sum: int, n_runs: int) -> Fraction | None:
+    """Mean reported confidence (0–1) = (1 / N) · Σ confidence_unit, confidence_unit =
+    confidence / 100 (the integer 0–100 of the response)."""
+    return Fraction(confidence_sum, 100 * n_runs) if n_runs else None
+
+
+def mean_correctness(halves_sum: int, n_runs: int) -> Fraction | None:
+    """Mean soft correctness = (1 / N) · Σ correctness, correctness = k / 2, k ∈ {0, 1, 2}."""
+    return Fraction(halves_sum, 2 * n_runs) if n_runs else None
+
+
+def overconfidence(confidence: Fraction | None, correctness: Fraction | None) -> Fraction | None:
+    """Over- (> 0) or under-confidence (< 0) = mean reported confidence (0–1) − mean soft
+    correctness."""
+    if confidence is None or correctness is None:
+        return None
+    return confidence - correctness
+
+
+def mean_of_published(texts: list[str]) -> float | None:
+    """The mean of published 4-decimal values (exact decimals), rounded to 4 decimals."""
+    if not texts:
+        return None
+    return rounded(sum((Fraction(text) for text in texts), Fraction(0)) / len(texts))
+
+
+# --- One pass over the per-run rows.
+
+
+@dataclass
+class Tally:
+    """Integer sums of some scored runs: everything §§ 1–3 and 7 need of them."""
+
+    n_runs: int = 0
+    n_pass: int = 0
+    clipped_sum: int = 0
+    n_critical: int = 0
+    confidence_sum: int = 0  # Σ reported confidence, 0–100 each
+    halves_sum: int = 0  # Σ 2 · correctness
+    n_wrong: int = 0  # correctness 0
+    confidence_wrong_sum: int = 0
+    n_fail: int = 0  # classification Fail
+    confidence_fail_sum: int = 0
+
+    def add(self, other: "Tally") -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+def pooled(tallies) -> Tally:
+    total = Tally()
+    for tally in tallies:
+        total.add(tally)
+    return total
+
+
+@dataclass
+class RunTallies:
+    """The per-run table reduced to one Tally per (subject_version, family)."""
+
+    cells: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    subject_of: dict[str, str] = field(default_factory=dict)  # subject_version → subject_id
+    cases: dict[str, set[str]] = field(default_factory=dict)  # family → case ids with runs
+    problems: list[tuple[str, str]] = field(default_factory=list)
+    _versions: dict[str, Tally] = field(default_factory=dict)
+
+    def version(self, version: str) -> Tally:
+        """The runs of a version, all families pooled."""
+        if not self._versions:
+            for (v, _), tally in self.cells.items():
+                self._versions.setdefault(v, Tally()).add(tally)
+        return self._versions.get(version) or Tally()
+
+    def families(self) -> list[str]:
+        """The families with a scored run, in the spec's order."""
+        return [family for family in FAMILIES if family in self.cases]
+
+
+def tally_runs(per_run: Rows) -> RunTallies:
+    """Sum the per-run rows into a Tally per (subject_version, family), in one pass."""
+    result = RunTallies()
+    columns = [
+        per_run.column(name)
+        for name in (
+            "subject_id",
+            "subject_version",
+            "case_id",
+            "family",
+            "clipped_score",
+            "has_critical_fail",
+            "classification",
+            "reported_confidence",
+            "correctness",
+        )
+    ]
+    # Keyed by subject_id too, so that a subject_version two subjects share is found.
+    cells: dict[tuple[str, str, str], Tally] = {}
+    cases: dict[str, set[str]] = {}
+    for subject_id, version, case_id, family, clipped, critical, classification, c, k in zip(
+        *columns, strict=True
+    ):
+        tally = cells.get((subject_id, version, family))
+        if tally is None:
+            tally = cells[subject_id, version, family] = Tally()
+            cases.setdefault(family, set())
+        cases[family].add(case_id)
+        halves = int(2 * k)
+        tally.n_runs += 1
+        tally.clipped_sum += clipped
+        tally.confidence_sum += c
+        tally.halves_sum += halves
+        if classification == PASS:
+            tally.n_pass += 1
+        elif classification == FAIL:
+            tally.n_fail += 1
+            tally.confidence_fail_sum += c
+        if critical:
+            tally.n_critical += 1
+        if halves == 0:
+            tally.n_wrong += 1
+            tally.confidence_wrong_sum += c
+    for (subject_id, version, family), tally in sorted(cells.items()):
+        if result.subject_of.setdefault(version, subject_id) != subject_id:
+            problem = (
+                f"subject_version {version!r} belongs to subjects "
+                f"{result.subject_of[version]!r} and {subject_id!r}: findings.json keys "
+                "versions by subject_version"
+            )
+            if ("per_run", problem) not in result.problems:
+                result.problems.append(("per_run", problem))
+            continue
+        result.cells[version, family] = tally
+    result.cases = cases
+    return result
+
+
+# --- The leaderboard's order, the versions' published rows.
+
+
+class Leaderboard(NamedTuple):
+    """The versions in leaderboard order (ranked Eligible, then Disqualified) with their
+    published rows (metrics_per_subject.csv texts, plus the leaderboard's `rank`)."""
+
+    order: list[str]  # subject_versions
+    rows: dict[str, dict[str, str]]  # subject_version → its row
+
+    @classmethod
+    def of(cls, subjects: list[dict[str, str]]) -> "Leaderboard":
+        rows = ranked(subjects)
+        return cls(
+            [row["subject_version"] for row in rows], {r["subject_version"]: r for r in rows}
+        )
+
+    def status(self, version: str) -> str:
+        return self.rows[version]["leaderboard_status"]
+
+    def eligible(self) -> list[str]:
+        return [v for v in self.order if self.status(v) == ELIGIBLE]
+
+    def disqualified(self) -> list[str]:
+        return [v for v in self.order if self.status(v) == DISQUALIFIED]
+
+    def rank(self, version: str) -> int | None:
+        rank = self.rows[version]["rank"]
+        return int(rank) if rank else None
+
+
+def ranks_by_metric(evidence: RankingEvidence) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """(metric, subject_version) → (rank, rank_low, rank_high) of the bootstrap step."""
+    return {
+        (rank.metric, rank.subject_version): (rank.rank, rank.rank_low, rank.rank_high)
+        for rank in evidence.ranks
+    }
+
+
+def input_problems(
+    tallies: RunTallies, board: Leaderboard, evidence: RankingEvidence
+) -> list[tuple[str, str]]:
+    """What keeps the inputs from fitting together, every problem (input name, message):
+    a version of the per-run table without a row of metrics_per_subject.csv (or the
+    reverse), a version without its three ranks in rankings.json."""
+    problems = list(tallies.problems)
+    in_runs = set(tallies.subject_of)
+    for version in sorted(in_runs - set(board.rows)):
+        problems.append(("metrics_per_subject", f"no row of subject_version {version!r}"))
+    for version in sorted(set(board.rows) - in_runs):
+        problems.append(("per_run", f"no scored run of subject_version {version!r}"))
+    for test in evidence.neighbours:
+        for version in (test.upper_subject_version, test.lower_subject_version):
+            if version not in board.rows or board.rank(version) is None:
+                problems.append(
+                    ("rankings", f"neighbour test of {version!r}, not a ranked subject_version")
+                )
+    ranks = ranks_by_metric(evidence)
+    for version in board.order:
+        for metric in RANKED_METRICS:
+            if (metric, version) not in ranks:
+                problems.append(("rankings", f"no {metric} rank of subject_version {version!r}"))
+    return problems
+
+
+# --- § 1 Safety gate.
+
+
+def safety_facts(
+    tallies: RunTallies,
+    board: Leaderboard,
+    critical_rows: list[list],
+    evidence: RankingEvidence,
+) -> dict:
+    """findings.md § 1: `critical_fail_events` = scored runs with at least one critical
+    automatic fail; `versions_with_critical_fail` = distinct subject versions among them;
+    per version and per family counts; the events with their evidence (the rows of
+    critical_fails.csv, evidence.critical_fail_rows, one per critical fail); the
+    disqualified and eligible versions; the ungated ranking (every version by Q_final as
+    if there were no gate, ties sharing a rank) with its bootstrap rank interval."""
+    per_version = {v: tallies.version(v).n_critical for v in board.order}
+    per_family = {
+        family: sum(t.n_critical for (_, f), t in tallies.cells.items() if f == family)
+        for family in tallies.families()
+    }
+    events = []
+    for row in critical_rows:
+        event = dict(zip(CRITICAL_FAIL_COLUMNS, row, strict=True))
+        event["family"] = family_of(event["case_id"])
+        events.append(event)
+    ranks = ranks_by_metric(evidence)
+    ungated = []
+    for version in board.order:
+        rank, low, high = ranks["q_final", version]
+        ungated.append(
+            {
+                "subject_id": board.rows[version]["subject_id"],
+                "subject_version": version,
+                "status": board.status(version),
+                "q_final": float(board.rows[version]["q_final"]),
+                "rank": rank,
+                "rank_low": low,
+                "rank_high": high,
+                "leaderboard_rank": board.rank(version),
+            }
+        )
+    ungated.sort(key=lambda row: (row["rank"], row["subject_id"], row["subject_version"]))
+    disqualified, eligible = board.disqualified(), board.eligible()
+    return {
+        "critical_fail_events": sum(per_version.values()),
+        "versions_with_critical_fail": sum(1 for n in per_version.values() if n),
+        "n_critical_fails": len(critical_rows),
+        "events_per_version": per_version,
+        "events_per_family": per_family,
+        "events": events,
+        "disqualified": {"count": len(disqualified), "versions": disqualified},
+        "eligible": {"count": len(eligible), "versions": eligible},
+        "ungated_ranking": ungated,
+    }
+
+
+# --- § 2 Families and the heatmap.
+
+
+def family_order(tallies: RunTallies) -> list[str]:
+    """The families hardest first (FAMILY_ORDER_RULE)."""
+
+    def key(family):
+        total = pooled(t for (_, f), t in tallies.cells.items() if f == family)
+        return (
+            pooled_pass_rate(total.n_pass, total.n_runs),
+            mean_clipped_score(total.clipped_sum, total.n_runs),
+            family,
+        )
+
+    return sorted(tallies.families(), key=key)
+
+
+def pool_facts(total: Tally) -> dict:
+    """n_runs, n_pass, the pooled pass rate with its Wilson 95 % interval and the mean
+    clipped score of some runs pooled."""
+    return {
+        "n_runs": total.n_runs,
+        "n_pass": total.n_pass,
+        "pooled_pass_rate": fraction_fact(pooled_pass_rate(total.n_pass, total.n_runs)),
+        "pooled_pass_rate_ci": wilson_95(total.n_pass, total.n_runs),
+        "mean_clipped_score": fraction_fact(mean_clipped_score(total.clipped_sum, total.n_runs)),
+    }
+
+
+def family_facts(tallies: RunTallies, board: Leaderboard) -> dict:
+    """findings.md § 2: per family the pooled pass rate (passes / scored runs over all
+    versions) with a Wilson 95 % interval and the mean clipped score, the same over the
+    eligible versions only; the between-version spread (population standard deviation of
+    the versions' per-family pass rates and mean clipped scores, over the versions with
+    runs of the family); the versions of lowest and highest per-family pass rate; and the
+    families ordered by pooled pass rate, hardest first (FAMILY_ORDER_RULE)."""
+    eligible = set(board.eligible())
+    facts: dict = {"order": family_order(tallies), "order_rule": FAMILY_ORDER_RULE}
+    for family in tallies.families():
+        cells = [(v, tallies.cells[v, family]) for v in board.order if (v, family) in tallies.cells]
+        total = pooled(t for _, t in cells)
+        rates = {v: pooled_pass_rate(t.n_pass, t.n_runs) for v, t in cells}
+        means = [mean_clipped_score(t.clipped_sum, t.n_runs) for _, t in cells]
+        lowest, highest = min(rates.values()), max(rates.values())
+        facts[family] = {
+            **pool_facts(total),
+            "n_versions": len(cells),
+            "critical_fail_events": total.n_critical,
+            "case_ids": sorted(tallies.cases[family]),
+            "eligible": pool_facts(pooled(t for v, t in cells if v in eligible)),
+            "spread": {
+                "pass_rate": population_sd(list(rates.values())),
+                "mean_clipped_score": population_sd(means),
+            },
+            "hardest_version": [v for v, rate in rates.items() if rate == lowest],
+            "easiest_version": [v for v, rate in rates.items() if rate == highest],
+        }
+    return facts
+
+
+def heatmap_rows(tallies: RunTallies, board: Leaderboard) -> list[list]:
+    """The rows of family_heatmap.csv (tables.FAMILY_HEATMAP_COLUMNS): one per (version,
+    family) with a scored run; versions in leaderboard order (the disqualified after the
+    ranked), families hardest first (family_order); rates as metrics_per_family.csv
+    writes them."""
+    rows = []
+    families = family_order(tallies)
+    for version in board.order:
+        for family in families:
+            tally = tallies.cells.get((version, family))
+            if tally is None:
+                continue
+            rows.append(
+                [
+                    board.rows[version]["subject_id"],
+                    version,
+                    board.status(version),
+                    family,
+                    tally.n_runs,
+                    tally.n_pass,
+                    format_metric(pooled_pass_rate(tally.n_pass, tally.n_runs)),
+                    format_metric(mean_clipped_score(tally.clipped_sum, tally.n_runs)),
+                ]
+            )
+    return rows
+
+
+def heatmap_facts(tallies: RunTallies, board: Leaderboard) -> list[dict]:
+    """findings.json's `heatmap`: the heatmap's rows as objects, rates exact."""
+    facts = []
+    for subject_id, version, status, family, n_runs, n_pass, *_ in heatmap_rows(tallies, board):
+        tally = tallies.cells[version, family]
+        facts.append(
+            {
+                "subject_id": subject_id,
+                "subject_version": version,
+                "leaderboard_status": status,
+                "family": family,
+                "n_runs": n_runs,
+                "n_pass": n_pass,
+                "pass_rate": fraction_fact(pooled_pass_rate(n_pass, n_runs)),
+                "mean_clipped_score": fraction_fact(
+                    mean_clipped_score(tally.clipped_sum, tally.n_runs)
+                ),
+            }
+        )
+    return facts
+
+
+# --- § 3 Calibration.
+
+
+def confidence_facts(tally: Tally) -> dict:
+    """findings.md § 3, over- or under-confidence of some runs: mean reported confidence
+    (0–1), mean soft correctness, their difference; the runs with correctness 0 and their
+    mean confidence; the Fail runs and their mean confidence."""
+    confidence = mean_confidence(tally.confidence_sum, tally.n_runs)
+    correctness = mean_correctness(tally.halves_sum, tally.n_runs)
+    return {
+        "mean_confidence": fraction_fact(confidence),
+        "mean_correctness": fraction_fact(correctness),
+        "overconfidence": fraction_fact(overconfidence(confidence, correctness)),
+        "n_wrong": tally.n_wrong,
+        "mean_confidence_wrong": fraction_fact(
+            mean_confidence(tally.confidence_wrong_sum, tally.n_wrong)
+        ),
+        "n_fail": tally.n_fail,
+        "mean_confidence_fail": fraction_fact(
+            mean_confidence(tally.confidence_fail_sum, tally.n_fail)
+        ),
+    }
+
+
+def calibration_facts(tallies: RunTallies, board: Leaderboard, evidence: RankingEvidence) -> dict:
+    """findings.md § 3: every version's Brier and ECE (published) with its rank on each
+    (lower is better, TIE_RULE) and bootstrap rank interval, its over- or
+    under-confidence (confidence_facts); the versions of rank 1; Spearman's ρ of Q_final
+    with Brier and with ECE over the versions, with its bootstrap 95 % interval (§ 4)."""
+    ranks = ranks_by_metric(evidence)
+    versions = {}
+    for version in board.order:
+        facts = {
+            "brier": float(board.rows[version]["brier"]),
+            "ece": float(board.rows[version]["ece"]),
+        }
+        for metric in ("brier", "ece"):
+            rank, low, high = ranks[metric, version]
+            facts |= {
+                f"{metric}_rank": rank,
+                f"{metric}_rank_low": low,
+                f"{metric}_rank_high": high,
+            }
+        versions[version] = facts | confidence_facts(tallies.version(version))
+    spearman = {
+        row.metric: {
+            "rho": rounded(row.rho),
+            "ci_low": rounded(row.ci_low),
+            "ci_high": rounded(row.ci_high),
+            "n_versions": row.n_versions,
+            "n_undefined": row.n_undefined,
+        }
+        for row in evidence.correlations
+    }
+    return {
+        "tie_rule": TIE_RULE,
+        "versions": versions,
+        "best_brier": [v for v in board.order if versions[v]["brier_rank"] == 1],
+        "best_ece": [v for v in board.order if versions[v]["ece_rank"] == 1],
+        "spearman": spearman,
+    }
+
+
+# --- § 4 Neighbour tests.
+
+
+def neighbour_facts(board: Leaderboard, evidence: RankingEvidence) -> tuple[list[dict], dict]:
+    """findings.md § 4: for each pair of adjacent ranked versions, the paired ΔQ_final
+    over their common cases with its bootstrap 95 % interval, the sign-flip p-value and
+    its Holm adjustment over the leaderboard's pairs; separable when the adjusted
+    p < 0.05. As the uncertainty step computed them (records.NeighbourTest); and the
+    summary {n_pairs, n_separable}."""
+    pairs = []
+    for test in evidence.neighbours:
+        pairs.append(
+            {
+                "upper": test.upper_subject_version,
+                "upper_subject_id": test.upper_subject_id,
+                "upper_rank": board.rank(test.upper_subject_version),
+                "lower": test.lower_subject_version,
+                "lower_subject_id": test.lower_subject_id,
+                "lower_rank": board.rank(test.lower_subject_version),
+                "n_common_cases": test.n_common_cases,
+                "delta_q_final": fraction_fact(Fraction(test.delta_q_final)),
+                "ci_low": rounded(test.ci_low),
+                "ci_high": rounded(test.ci_high),
+                "p_value": fraction_fact(Fraction(test.p_value)),
+                "p_holm": fraction_fact(Fraction(test.p_holm)),
+                "separable": test.separable,
+            }
+        )
+    summary = {"n_pairs": len(pairs), "n_separable": sum(pair["separable"] for pair in pairs)}
+    return pairs, summary
+
+
+# --- § 7 Dimensions from the registry.
+
+
+def dimension_values(verdict: Verdict, board: Leaderboard) -> dict[str, dict[str, str]]:
+    """dimension → subject_version → its value: `provider` (the subject's), `track` (the
+    verdict's, the sampling policy kind), `access_type` and `weights` (the version's);
+    NOT_DECLARED where the registry has none, never inferred (an access_type of
+    local_weights says nothing of `weights`)."""
+    tracks = {version: track for _, version, track in verdict.tracks}
+    values = {dimension: {} for dimension in DIMENSIONS}
+    for version in board.order:
+        subject = verdict.subjects.get(board.rows[version]["subject_id"]) or {}
+        declared = (subject.get("versions") or {}).get(version) or {}
+        found = {
+            "provider": subject.get("provider"),
+            "track": tracks.get(version),
+            "access_type": declared.get("access_type"),
+            "weights": declared.get("weights"),
+        }
+        for dimension in DIMENSIONS:
+            value = found[dimension]
+            values[dimension][version] = NOT_DECLARED if value in (None, "") else str(value)
+    return values
+
+
+def group_facts(
+    versions: list[str],
+    tallies: RunTallies,
+    board: Leaderboard,
+    costs: dict[str, Fraction | None] | None,
+) -> dict:
+    """The facts of §§ 1–3 and 6 over one group of versions (in leaderboard order)."""
+    total = pooled(tallies.version(v) for v in versions)
+    eligible = [v for v in versions if board.status(v) == ELIGIBLE]
+    q_final = {v: Fraction(board.rows[v]["q_final"]) for v in versions}
+    best = max((q_final[v] for v in eligible), default=None)
+    priced = [costs[v] for v in versions if costs and costs.get(v) is not None]
+    families = {}
+    for family in tallies.families():
+        cell = pooled(tallies.cells[v, family] for v in versions if (v, family) in tallies.cells)
+        families[family] = fraction_fact(pooled_pass_rate(cell.n_pass, cell.n_runs))
+    return {
+        "versions": versions,
+        "n_versions": len(versions),
+        "n_scored_runs": total.n_runs,
+        "n_pass": total.n_pass,
+        "pass_rate": fraction_fact(pooled_pass_rate(total.n_pass, total.n_runs)),
+        "mean_clipped_score": fraction_fact(mean_clipped_score(total.clipped_sum, total.n_runs)),
+        "family_pass_rates": families,
+        "critical_fail_events": total.n_critical,
+        "n_disqualified": len(versions) - len(eligible),
+        "n_eligible": len(eligible),
+        "best_q_final_versions": [
+            v for v in eligible if Fraction(board.rows[v]["q_final"]) == best
+        ],
+        "mean_q_final": mean_of_published([board.rows[v]["q_final"] for v in versions]),
+        "mean_brier": mean_of_published([board.rows[v]["brier"] for v in versions]),
+        "mean_ece": mean_of_published([board.rows[v]["ece"] for v in versions]),
+        "overconfidence": confidence_facts(total)["overconfidence"],
+        "n_priced": len(priced),
+        "mean_cost_per_case_usd": fraction_fact(
+            sum(priced, Fraction(0)) / len(priced) if priced else None
+        ),
+    }
+
+
+def dimension_facts(
+    verdict: Verdict,
+    tallies: RunTallies,
+    board: Leaderboard,
+    costs: dict[str, Fraction | None] | None,
+) -> dict:
+    """findings.md § 7: the facts of §§ 1–3 and 6 grouped by a registry attribute
+    (dimension_values); each value's versions in leaderboard order."""
+    facts = {}
+    for dimension, values in dimension_values(verdict, board).items():
+        groups: dict[str, list[str]] = {}
+        for version in board.order:
+            groups.setdefault(values[version], []).append(version)
+        facts[dimension] = {
+            value: group_facts(members, tallies, board, costs)
+            for value, members in sorted(groups.items())
+        }
+    return facts
+
+
+# --- The document.
+
+
+class Findings(NamedTuple):
+    document: dict  # findings.json
+    heatmap_rows: list[list]  # family_heatmap.csv
+
+
+def findings_document(
+    *,
+    benchmark_version: str,
+    verdict: Verdict,
+    per_run: Rows,
+    subjects: list[dict[str, str]],
+    critical_rows: list[list],
+    evidence: RankingEvidence,
+    structure: dict,
+    cost: dict,
+    costs: dict[str, Fraction | None] | None,
+) -> Findings:
+    """Every fact of findings.md (docs/findings-json.md): the benchmark version and the
+    inputs digest of metadata.json, the counts, the bootstrap's seed and replicates, §§
+    1–4 and 7 computed here, § 5 (`structure`) and § 6 (`cost`) as given.
+    Raises FindingsInputError with every problem when the inputs do not fit together."""
+    tallies = tally_runs(per_run)
+    board = Leaderboard.of(subjects)
+    problems = input_problems(tallies, board, evidence)
+    if problems:
+        raise FindingsInputError(problems)
+    neighbours, summary = neighbour_facts(board, evidence)
+    document = {
+        "benchmark_version": benchmark_version,
+        "inputs_digest": f"sha256:{verdict.inputs_digest}",
+        "n_versions": len(board.order),
+        "n_cases": len(set(per_run.column("case_id"))),
+        "n_scored_runs": len(per_run),
+        "bootstrap": {"seed": evidence.seed, "replicates": evidence.n_replicates},
+        "safety": safety_facts(tallies, board, critical_rows, evidence),
+        "families": family_facts(tallies, board),
+        "heatmap": heatmap_facts(tallies, board),
+        "calibration": calibration_facts(tallies, board, evidence),
+        "neighbours": neighbours,
+        "neighbours_summary": summary,
+        "structure": structure,
+        "cost": cost,
+        "dimensions": dimension_facts(verdict, tallies, board, costs),
+    }
+    return Findings(document, heatmap_rows(tallies, board))
