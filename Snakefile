@@ -15,6 +15,7 @@ include: "workflow/rules/operational.smk"
 include: "workflow/rules/load.smk"
 include: "workflow/rules/metrics.smk"
 include: "workflow/rules/uncertainty.smk"
+include: "workflow/rules/findings.smk"
 include: "workflow/rules/publish.smk"
 include: "workflow/rules/site.smk"
 include: "workflow/rules/snapshot.smk"
@@ -32,6 +33,7 @@ if config["local_aggregates"]:
         metrics_per_subject,
         metrics_per_family,
         uncertainty,
+        findings,
         publish,
         case_pages_and_index,
         site,

@@ -32,8 +32,9 @@ docs/performance.md):
    threads) it runs in a forked process beside part 1 (neither needs what the other
    makes) and hands its files back in memory.
 3. Publishing (`publish`): writes coverage.csv and metadata.json from the cross-check's
-   verdict, copies the staged CSVs of steps 2-4, criterion_scores.csv, input_files.csv
-   and uncertainty.csv, and writes what parts 1 and 2 made (critical_fails.csv, the
+   verdict, copies the staged CSVs of steps 2-4, criterion_scores.csv, input_files.csv,
+   uncertainty.csv and the findings step's findings.json, family_heatmap.csv and charts
+   (charts/*.svg), and writes what parts 1 and 2 made (critical_fails.csv, the
    changes report, the leaderboard; each page with the changes section put in). Each
    file is replaced
    atomically (written beside it, then renamed), so a reader or a killed run never sees
@@ -305,8 +306,9 @@ def publish(
     optional = smk.params.optional
     names = [Path(f).name for f in [*smk.output, *optional.values()]]
     remove_stale_staging(Path(smk.output.metadata).parent, names)
+    remove_stale_staging(Path(smk.output.charts[0]).parent, names)
     copied = ["per_run", "metrics_per_subject", "metrics_per_family", "uncertainty"]
-    copied += ["criterion_scores", "input_files"]
+    copied += ["criterion_scores", "input_files", "findings", "family_heatmap"]
     contents = {name: Path(smk.input[name]).read_bytes() for name in copied}
     contents["critical_fails"] = leaderboard.critical_fails_csv
     contents["leaderboard_csv"] = leaderboard.leaderboard_csv
@@ -321,6 +323,8 @@ def publish(
         contents[name] = with_changes_section(page.decode("utf-8"), html).encode("utf-8")
     for name, content in contents.items():
         write_bytes_atomic(smk.output[name], content)
+    for target in smk.output.charts:
+        write_bytes_atomic(target, (Path(smk.input.charts) / Path(target).name).read_bytes())
     for name, target in optional.items():
         if verdict.has_telemetry:
             write_bytes_atomic(target, Path(smk.input[name]).read_bytes())

@@ -19,7 +19,7 @@ def main(smk) -> None:
     metadata = next(path for path in published if Path(path).name == "metadata.json")
     date = smk.params.snapshot_date or read_json(metadata)["newest_scoring_utc"][:10]
     history = Path(smk.params.history)
-    contents = snapshot_contents(published)
+    contents = snapshot_contents(published, Path(smk.params.results))
     target = history / date
     if target.exists():
         found = differences(target, contents)

@@ -226,8 +226,9 @@ def test_safety_counts_events_per_version_and_family_and_the_ungated_ranking(tal
     assert facts["disqualified"] == {"count": 1, "versions": ["c-1"]}
     assert facts["eligible"] == {"count": 2, "versions": ["b-1", "a-1"]}
     # a-1 and c-1 tie at rank 2 without the gate: by subject_id (alpha, gamma).
-    assert [(r["subject_version"], r["rank"], r["leaderboard_rank"]) for r in
-            facts["ungated_ranking"]] == [("b-1", 1, 1), ("a-1", 2, 2), ("c-1", 2, None)]  # fmt: skip
+    ungated = facts["ungated_ranking"]
+    ranks = [(r["subject_version"], r["rank"], r["leaderboard_rank"]) for r in ungated]
+    assert ranks == [("b-1", 1, 1), ("a-1", 2, 2), ("c-1", 2, None)]
     assert facts["ungated_ranking"][2] == {
         "subject_id": "gamma",
         "subject_version": "c-1",

@@ -91,6 +91,14 @@ OPTIONAL_PUBLISHED = {
     "operational_per_family": f"{RESULTS}/operational_per_family.csv",
 }
 
+# The findings' charts (rule findings, publishing.findings_charts), as published in
+# RESULTS/charts/: each stem in English, then in every other language of the pages.
+FINDINGS_CHARTS = [
+    f"{stem}.svg" if code == LANGUAGES[0] else f"{stem}.{code}.svg"
+    for code in LANGUAGES
+    for stem in ("cost_quality", "family_heatmap", "quality_calibration")
+]
+
 if not Path(CORPUS).is_dir():
     configuration_error(f"corpus: {CORPUS} is not a folder")
 if not Path(SCHEMAS).is_dir():

@@ -22,6 +22,10 @@ rule publish:
         ),
         operational_per_subject=rules.operational.output.per_subject,
         operational_per_family=rules.operational.output.per_family,
+        # findings.md's facts, heatmap and charts (rule findings), copied.
+        findings=rules.findings.output.findings,
+        family_heatmap=rules.findings.output.heatmap,
+        charts=rules.findings.output.charts,
         # The labels of the pages, of changes.md and of the changes section (data files).
         translations=TRANSLATIONS,
         # The pages' templates (the leaderboard page and its components).
@@ -110,6 +114,14 @@ rule publish:
             category="Leaderboard",
         ),
         metadata=update(f"{RESULTS}/metadata.json"),
+        findings=update(f"{RESULTS}/findings.json"),
+        family_heatmap=report(
+            update(f"{RESULTS}/family_heatmap.csv"),
+            caption="../report/family_heatmap.rst",
+            category="Findings",
+        ),
+        # The findings' charts: <stem>.svg in English, <stem>.es.svg in Spanish.
+        charts=[update(f"{RESULTS}/charts/{name}") for name in FINDINGS_CHARTS],
         # Beside it, the scratch files of the leaderboard and the changes report.
         figures=report(
             directory(f"{STAGED}/reliability"),
@@ -143,4 +155,4 @@ rule publish:
 
 
 # The published files: every output of publish but the diagrams' folder (the report's).
-PUBLISHED_FILES = [path for name, path in rules.publish.output.items() if name != "figures"]
+PUBLISHED_FILES = [path for path in rules.publish.output if path != rules.publish.output.figures]

@@ -17,7 +17,8 @@ rule verify:
         results=RESULTS,
         history=HISTORY,
         scratch=f"{CACHE}/verify",
-        published=[Path(path).name for path in PUBLISHED_FILES],
+        # Relative to the results folder (the charts are in charts/).
+        published=[str(Path(path).relative_to(RESULTS)) for path in PUBLISHED_FILES],
         optional=[Path(path).name for path in OPTIONAL_PUBLISHED.values()],
     script:
         "../../scripts/verify_results.py"

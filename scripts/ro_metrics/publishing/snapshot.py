@@ -31,8 +31,9 @@ def earlier_snapshots(history_files, before: str) -> list[str]:
     return [date for date in reversed(snapshot_dates(history_files)) if date < before]
 
 
-def snapshot_contents(published) -> dict[str, bytes]:
-    """File name → bytes of the snapshot: the published files, the page's links fixed.
+def snapshot_contents(published, results: Path) -> dict[str, bytes]:
+    """Path relative to the results folder (charts/<name>.svg) → bytes of the snapshot:
+    the published files, the page's links fixed.
 
     The page links earlier snapshots as historico/<date>/ from the results folder;
     its copy inside historico/<date>/ reaches them as ../<date>/.
@@ -42,13 +43,13 @@ def snapshot_contents(published) -> dict[str, bytes]:
         content = Path(path).read_bytes()
         if Path(path).suffix == ".html":
             content = content.replace(SNAPSHOT_HREF_PREFIX.encode("ascii"), b'href="../')
-        contents[Path(path).name] = content
+        contents[Path(path).relative_to(results).as_posix()] = content
     return contents
 
 
 def differences(folder: Path, contents: dict[str, bytes]) -> list[str]:
     """What an existing snapshot folder holds that differs from `contents`."""
-    present = {path.name for path in folder.iterdir() if path.is_file()}
+    present = {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
     found = []
     for name in sorted(present | set(contents)):
         if name not in present:
@@ -73,7 +74,7 @@ def write_snapshot(history: Path, date: str, contents: dict[str, bytes]) -> Path
     staging = history / f".{date}.{os.getpid()}.tmp"
     staging.mkdir()
     for name, content in contents.items():
-        write_bytes_atomic(staging / name, content)
+        write_bytes_atomic(staging / name, content)  # (makes charts/ too)
         (staging / name).chmod(0o444)
     target = history / date
     # rename() of a folder onto an existing non-empty one fails: never an overwrite.

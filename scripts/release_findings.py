@@ -1,0 +1,127 @@
+"""Rule findings: findings.json, family_heatmap.csv and the findings' charts.
+
+Every fact of ../shared/spec/findings.md computed from the published tables (staged) and
+the corpus' records, so a release report quotes computed values only
+(docs/findings-json.md lists the keys): §§ 1–4 and 7 by ro_metrics.formulas.findings,
+§ 5 by formulas.answer_structure (the responses' AnswerShapes), § 6 by
+formulas.cost_quality (operational_per_subject.csv when the corpus has telemetry), the
+neighbour tests and bootstrap ranks from the uncertainty step's rankings.json, the
+critical fails' evidence as publish finds it (formulas.evidence). The charts
+(publishing.findings_charts), English `<stem>.svg` and Spanish `<stem>.es.svg`, are
+written into the charts folder only when their bytes change, so a chart whose data did
+not change keeps its file and date.
+
+On the path of every new scoring: no pandas (formulas.findings says why). Inputs that
+do not fit together are named one per line, with the file, and nothing is written.
+"""
+
+import sys
+from pathlib import Path
+
+import orjson
+
+from ro_metrics.contracts.files import step_logger, without_cycle_collector, write_bytes_atomic
+from ro_metrics.contracts.records import (
+    read_answer_shapes,
+    read_critical_fails,
+    read_ranking_evidence,
+    read_verdict,
+)
+from ro_metrics.contracts.tables import (
+    CRITERION_COLUMNS,
+    FAMILY_HEATMAP_COLUMNS,
+    OPERATIONAL_SUBJECT_COLUMNS,
+    SUBJECT_COLUMNS,
+    read_per_run,
+    read_table,
+    write_csv,
+)
+from ro_metrics.formulas.answer_structure import structure_facts
+from ro_metrics.formulas.cost_quality import cost_facts, cost_per_case
+from ro_metrics.formulas.evidence import critical_fail_rows
+from ro_metrics.formulas.findings import FindingsInputError, Leaderboard, findings_document
+from ro_metrics.publishing.findings_charts import findings_charts
+from ro_metrics.publishing.translations import ENGLISH, LANGUAGES
+
+
+def findings_json(document: dict) -> bytes:
+    """findings.json's bytes: sorted keys, 2-space indent, a final newline."""
+    options = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
+    return orjson.dumps(document, option=options)
+
+
+def chart_name(stem: str, code: str) -> str:
+    """<stem>.svg in English, <stem>.<code>.svg in another language (the pages' rule)."""
+    return f"{stem}.svg" if code == ENGLISH else f"{stem}.{code}.svg"
+
+
+def write_if_changed(path: Path, content: bytes) -> bool:
+    """Write only new bytes (a chart's file keeps its date while its data do not change)."""
+    try:
+        if path.stat().st_size == len(content) and path.read_bytes() == content:
+            return False
+    except FileNotFoundError:
+        pass
+    write_bytes_atomic(path, content)
+    return True
+
+
+def main(smk) -> None:
+    without_cycle_collector()
+    log = step_logger("findings", smk.log[0])
+    verdict = read_verdict(smk.input.verdict)
+    per_run = read_per_run(smk.input.per_run)
+    subjects = read_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS)
+    evidence = read_ranking_evidence(smk.input.rankings)
+    critical = critical_fail_rows(
+        [fail for path in smk.input.critical_fails for fail in read_critical_fails(path)]
+    )
+    shapes = [shape for path in smk.input.shapes for shape in read_answer_shapes(path)]
+    operational = None
+    if verdict.has_telemetry:
+        operational = read_table(smk.input.operational_per_subject, OPERATIONAL_SUBJECT_COLUMNS)
+    order = Leaderboard.of(subjects).order
+    families = dict(zip(per_run.column("case_id"), per_run.column("family"), strict=True))
+    try:
+        findings = findings_document(
+            benchmark_version=smk.params.benchmark_version,
+            verdict=verdict,
+            per_run=per_run,
+            subjects=subjects,
+            critical_rows=critical,
+            evidence=evidence,
+            structure=structure_facts(
+                shapes,
+                families,
+                read_table(smk.input.criterion_scores, CRITERION_COLUMNS),
+                order,
+            ),
+            cost=cost_facts(operational, subjects, order),
+            costs=None
+            if operational is None
+            else {row["subject_version"]: cost_per_case(row) for row in operational},
+        )
+    except FindingsInputError as error:
+        for name, message in error.problems:
+            log.error("%s: %s", smk.input[name], message)
+        log.error("findings: %d problem(s); nothing was written", len(error.problems))
+        sys.exit(1)
+    write_bytes_atomic(smk.output.findings, findings_json(findings.document))
+    write_csv(smk.output.heatmap, FAMILY_HEATMAP_COLUMNS, findings.heatmap_rows)
+    charts = Path(smk.output.charts)
+    charts.mkdir(parents=True, exist_ok=True)
+    written = []
+    for code in LANGUAGES:
+        for stem, svg in sorted(findings_charts(findings.document, code).items()):
+            if write_if_changed(charts / chart_name(stem, code), svg.encode("utf-8")):
+                written.append(chart_name(stem, code))
+    log.info(
+        "findings of %d versions, %d scored runs written; charts redrawn: %s",
+        findings.document["n_versions"],
+        findings.document["n_scored_runs"],
+        ", ".join(written) or "none (their data did not change)",
+    )
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive
