@@ -36,6 +36,7 @@ from ro_metrics.contracts.tables import (
     read_table,
     write_csv,
 )
+from ro_metrics.contracts.vocabulary import family_of
 from ro_metrics.formulas.answer_structure import structure_facts
 from ro_metrics.formulas.cost_quality import cost_facts, cost_per_case
 from ro_metrics.formulas.evidence import critical_fail_rows
@@ -81,7 +82,7 @@ def main(smk) -> None:
     if verdict.has_telemetry:
         operational = read_table(smk.input.operational_per_subject, OPERATIONAL_SUBJECT_COLUMNS)
     order = Leaderboard.of(subjects).order
-    families = dict(zip(per_run.column("case_id"), per_run.column("family"), strict=True))
+    families = {case_id: family_of(case_id) for case_id in set(per_run.column("case_id"))}
     try:
         findings = findings_document(
             benchmark_version=smk.params.benchmark_version,
