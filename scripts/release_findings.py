@@ -84,6 +84,13 @@ def main(smk) -> None:
     order = Leaderboard.of(subjects).order
     families = {case_id: family_of(case_id) for case_id in set(per_run.column("case_id"))}
     try:
+        structure = structure_facts(
+            shapes, families, read_table(smk.input.criterion_scores, CRITERION_COLUMNS), order
+        )
+    except ValueError as error:  # a shape of a version with no row of the leaderboard
+        log.error("%s: %s", " ".join(smk.input.shapes), error)
+        sys.exit(1)
+    try:
         findings = findings_document(
             benchmark_version=smk.params.benchmark_version,
             verdict=verdict,
@@ -91,12 +98,7 @@ def main(smk) -> None:
             subjects=subjects,
             critical_rows=critical,
             evidence=evidence,
-            structure=structure_facts(
-                shapes,
-                families,
-                read_table(smk.input.criterion_scores, CRITERION_COLUMNS),
-                order,
-            ),
+            structure=structure,
             cost=cost_facts(operational, subjects, order),
             costs=None
             if operational is None

@@ -390,6 +390,21 @@ def test_neighbours_are_the_bootstrap_step_s_tests_as_facts(board):
     assert summary == {"n_pairs": 1, "n_separable": 0}
 
 
+def test_a_neighbour_test_without_common_cases_has_null_facts(board):
+    undefined = RankingEvidence(
+        2000,
+        1,
+        EVIDENCE.ranks,
+        [NeighbourTest("beta", "b-1", "alpha", "a-1", 0, "", None, None, "1/1", "1/1", False)],
+        [RankCorrelation("brier", None, None, None, 1, 2000)],
+    )
+    (pair,), _ = fd.neighbour_facts(board, undefined)
+    assert (pair["n_common_cases"], pair["delta_q_final"]) == (0, None)
+    assert (pair["ci_low"], pair["ci_high"], pair["p_value"]) == (None, None, fraction(1, 1))
+    spearman = fd.calibration_facts(fd.tally_runs(per_run()), board, undefined)["spearman"]
+    assert spearman["brier"]["rho"] is None
+
+
 def test_dimensions_group_versions_and_say_not_declared(tallies, board):
     costs = {"a-1": Fraction(1, 100), "b-1": None, "c-1": Fraction(3, 100)}
     facts = fd.dimension_facts(VERDICT, tallies, board, costs)

@@ -17,7 +17,7 @@ rule findings:
         # The lengths of every scored response's alternatives and key_signals (§ 5).
         shapes=expand(f"{CACHE}/load/partition-{{partition}}.shapes.json", partition=PARTITIONS),
         # Bootstrap ranks of every version, the neighbour tests, Spearman (§§ 3-4).
-        rankings=f"{CACHE}/uncertainty/rankings.json",
+        rankings=rules.uncertainty.output.rankings,
     output:
         findings=f"{STAGED}/findings.json",
         heatmap=f"{STAGED}/family_heatmap.csv",

@@ -120,6 +120,11 @@ def overconfidence(confidence: Fraction | None, correctness: Fraction | None) ->
     return confidence - correctness
 
 
+def exact(text: str | None) -> Fraction | None:
+    """An exact value the uncertainty step wrote as "num/den" ("" or None: undefined)."""
+    return Fraction(text) if text else None
+
+
 def mean_of_published(texts: list[str]) -> float | None:
     """The mean of published 4-decimal values (exact decimals), rounded to 4 decimals."""
     if not texts:
@@ -547,8 +552,9 @@ def neighbour_facts(board: Leaderboard, evidence: RankingEvidence) -> tuple[list
     """findings.md § 4: for each pair of adjacent ranked versions, the paired ΔQ_final
     over their common cases with its bootstrap 95 % interval, the sign-flip p-value and
     its Holm adjustment over the leaderboard's pairs; separable when the adjusted
-    p < 0.05. As the uncertainty step computed them (records.NeighbourTest); and the
-    summary {n_pairs, n_separable}."""
+    p < 0.05. As the uncertainty step computed them (records.NeighbourTest: ΔQ_final
+    null when the pair shares no case, the interval null when no replicate drew a
+    common case); and the summary {n_pairs, n_separable}."""
     pairs = []
     for test in evidence.neighbours:
         pairs.append(
@@ -560,11 +566,11 @@ def neighbour_facts(board: Leaderboard, evidence: RankingEvidence) -> tuple[list
                 "lower_subject_id": test.lower_subject_id,
                 "lower_rank": board.rank(test.lower_subject_version),
                 "n_common_cases": test.n_common_cases,
-                "delta_q_final": fraction_fact(Fraction(test.delta_q_final)),
+                "delta_q_final": fraction_fact(exact(test.delta_q_final)),
                 "ci_low": rounded(test.ci_low),
                 "ci_high": rounded(test.ci_high),
-                "p_value": fraction_fact(Fraction(test.p_value)),
-                "p_holm": fraction_fact(Fraction(test.p_holm)),
+                "p_value": fraction_fact(exact(test.p_value)),
+                "p_holm": fraction_fact(exact(test.p_holm)),
                 "separable": test.separable,
             }
         )
