@@ -10,11 +10,14 @@ records.VersionParts (partition-N.parts.json, read whole: matrix rows, and per c
 counts and the SHA-256 of the rows) and its rows of each case (partition-N.cases/
 <case_id>.json): a case page's inputs digest is taken over the counts and digests it
 gathers and the case's gold, so its rows files are read, and the page assembled again,
-only if they changed. Its manifest lists every page of the site (the subject-version
-pages jobs' too), so a page that is no longer rendered (a version without scored runs
-now) is removed.
+only if they changed. The findings page (findings.html in each edition) is rendered
+from results/findings.json, the charts of results/charts/ and the golds' case ids, and
+only when one of them (or the code) changed. Its manifest lists every page of the site
+(the subject-version pages jobs' too), so a page that is no longer rendered (a version
+without scored runs now) is removed.
 """
 
+import json
 from pathlib import Path
 
 from ro_metrics.contracts.files import (
@@ -40,7 +43,10 @@ from ro_metrics.contracts.tables import (
     read_uncertainty,
 )
 from ro_metrics.formulas.ranking import tie_groups
+from ro_metrics.publishing.findings_charts import CHART_STEMS, chart_file
+from ro_metrics.publishing.findings_page import render_findings_page
 from ro_metrics.publishing.site_files import (
+    FINDINGS,
     INDEX,
     PageWriter,
     case_page,
@@ -112,6 +118,8 @@ def main(smk) -> None:
         index = render_index(**index_data, matrix_rows=matrix_rows, t=t)
         writer.write(edition_page(INDEX, language_code), "", index.encode("utf-8"))
 
+    findings_pages(writer, smk, code, sorted(golds))
+
     written = list(writer.written)
     for path in smk.input.pages:
         writer.adopt(read_page_manifest(path).pages)
@@ -122,12 +130,38 @@ def main(smk) -> None:
     for page in removed:
         log.info("removed: %s", page)
     message = (
-        f"site: {len(written)} of {(len(golds) + 1) * len(EDITIONS)} case pages and "
-        "indexes rewritten, "
+        f"site: {len(written)} of {(len(golds) + 2) * len(EDITIONS)} case pages, "
+        "findings pages and indexes rewritten, "
         f"{len(removed)} page(s) removed; {len(writer.pages)} pages in {smk.params.site}"
     )
     log.info(message)
     tell(message)
+
+
+def findings_pages(writer: PageWriter, smk, code: str, case_ids: list[str]) -> None:
+    """The findings page in every edition, rendered only when its inputs changed: the
+    facts, the charts (each edition its own language's) and the golds' case ids."""
+    facts = Path(smk.input.findings).read_bytes()
+    charts = {Path(path).name: Path(path).read_bytes() for path in smk.input.charts}
+    inputs = digest_of(
+        code.encode("ascii"),
+        facts,
+        json_bytes(case_ids),
+        *(part for name in sorted(charts) for part in (name.encode("utf-8"), charts[name])),
+    )
+    findings = None
+    for language_code, t in EDITIONS.items():
+        page = edition_page(FINDINGS, language_code)
+        if writer.is_current(page, inputs):
+            continue
+        findings = findings if findings is not None else json.loads(facts)
+        shown = {
+            stem: charts[name].decode("utf-8")
+            for stem in CHART_STEMS
+            if (name := chart_file(stem, language_code)) in charts
+        }
+        html = render_findings_page(findings=findings, case_ids=case_ids, charts=shown, t=t)
+        writer.write(page, inputs, html.encode("utf-8"))
 
 
 def case_rows(case_id: str, shown: list[tuple[str, VersionParts]]) -> list[dict[str, str]]:

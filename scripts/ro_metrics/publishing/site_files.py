@@ -43,6 +43,7 @@ from ro_metrics.contracts.records import PageManifest, read_page_manifest, write
 from ro_metrics.publishing.translations import ENGLISH
 
 INDEX = "index.html"
+FINDINGS = "findings.html"  # the findings page (publishing/findings_page.py)
 _SAFE_VERSION = re.compile(r"[a-z0-9][a-z0-9._-]{0,79}")
 
 

@@ -68,6 +68,7 @@ from ro_metrics.publishing.html_fragments import evidence_html, number, text
 from ro_metrics.publishing.leaderboard_page import fails_by_version, operational_table
 from ro_metrics.publishing.page_templates import Labels, macros, render
 from ro_metrics.publishing.site_files import (
+    FINDINGS,
     INDEX,
     answer_page,
     case_page,
@@ -714,6 +715,7 @@ def render_index(
         run_href=run_href,
         operational=operational_table(rows, operational, t) if operational else None,
         language_target=other_edition_href(INDEX, t),
+        findings_href=FINDINGS,
         case_ids=case_ids,
         case_href=case_page,
         # Pre-rendered by the version pages jobs (version_parts), escaped there.
