@@ -41,19 +41,14 @@ from ro_metrics.formulas.answer_structure import structure_facts
 from ro_metrics.formulas.cost_quality import cost_facts, cost_per_case
 from ro_metrics.formulas.evidence import critical_fail_rows
 from ro_metrics.formulas.findings import FindingsInputError, Leaderboard, findings_document
-from ro_metrics.publishing.findings_charts import findings_charts
-from ro_metrics.publishing.translations import ENGLISH, LANGUAGES
+from ro_metrics.publishing.findings_charts import chart_file, findings_charts
+from ro_metrics.publishing.translations import LANGUAGES
 
 
 def findings_json(document: dict) -> bytes:
     """findings.json's bytes: sorted keys, 2-space indent, a final newline."""
     options = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
     return orjson.dumps(document, option=options)
-
-
-def chart_name(stem: str, code: str) -> str:
-    """<stem>.svg in English, <stem>.<code>.svg in another language (the pages' rule)."""
-    return f"{stem}.svg" if code == ENGLISH else f"{stem}.{code}.svg"
 
 
 def write_if_changed(path: Path, content: bytes) -> bool:
@@ -116,8 +111,8 @@ def main(smk) -> None:
     written = []
     for code in LANGUAGES:
         for stem, svg in sorted(findings_charts(findings.document, code).items()):
-            if write_if_changed(charts / chart_name(stem, code), svg.encode("utf-8")):
-                written.append(chart_name(stem, code))
+            if write_if_changed(charts / chart_file(stem, code), svg.encode("utf-8")):
+                written.append(chart_file(stem, code))
     log.info(
         "findings of %d versions, %d scored runs written; charts redrawn: %s",
         findings.document["n_versions"],

@@ -109,7 +109,7 @@ def _dimension_value(versions, disqualified=0):
         "mean_q_final": 0.7,
         "critical_fail_events": disqualified,
         "n_disqualified": disqualified,
-        "best_q_final_version": versions[0],
+        "best_q_final_versions": versions[:1],
         "mean_brier": 0.2,
         "mean_ece": 0.1,
         "mean_cost_per_case_usd": None,

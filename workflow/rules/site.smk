@@ -5,15 +5,6 @@
 # versions' pages, one job for the case pages and the index. A job per page would be
 # ~60,000 jobs at size L; this is partitions + 1.
 
-# The findings' charts as publish puts them in results/charts/ (each in English,
-# <stem>.svg, and Spanish, <stem>.es.svg: findings_charts.chart_file), which the
-# findings page shows.
-FINDINGS_CHARTS = [
-    f"{RESULTS}/charts/{stem}{suffix}.svg"
-    for stem in ("family_heatmap", "quality_calibration", "cost_quality")
-    for suffix in ("", ".es")
-]
-
 
 rule version_pages:
     input:
@@ -69,7 +60,7 @@ rule case_pages_and_index:
         operational=rules.operational.output.per_subject,
         # The findings page's facts and charts (rule findings, published by publish).
         findings=f"{RESULTS}/findings.json",
-        charts=FINDINGS_CHARTS,
+        charts=[f"{RESULTS}/charts/{name}" for name in FINDINGS_CHARTS],
     output:
         manifest=update(f"{CACHE}/site/site.pages.json"),
     log:
