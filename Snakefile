@@ -13,6 +13,7 @@ configfile: "config/config.yaml"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/operational.smk"
 include: "workflow/rules/load.smk"
+include: "workflow/rules/consolidation.smk"
 include: "workflow/rules/metrics.smk"
 include: "workflow/rules/uncertainty.smk"
 include: "workflow/rules/publish.smk"
@@ -28,6 +29,7 @@ if config["local_aggregates"]:
     localrules:
         all,
         cross_check,
+        consolidation,
         per_run,
         metrics_per_subject,
         metrics_per_family,
