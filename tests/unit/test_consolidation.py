@@ -260,7 +260,7 @@ def test_an_arbiter_on_a_run_that_is_not_divergent():
         (
             path("R04"),
             "arbiter R04 scored a run that is not divergent (the primaries R01 and R02 "
-            "agree by the review policy's divergence rules)",
+            "need no arbiter under the review policy)",
         )
     ]
     assert result.consolidation.runs == []

@@ -275,7 +275,7 @@ def consolidate(
                     where(roles.arbiter),
                     f"arbiter {roles.arbiter.reviewer_id} scored a run that is not divergent "
                     f"(the primaries {' and '.join(sorted(s.reviewer_id for s in roles.primaries))}"
-                    " agree by the review policy's divergence rules)",
+                    " need no arbiter under the review policy)",
                 )
             )
             continue
