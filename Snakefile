@@ -13,6 +13,8 @@ configfile: "config/config.yaml"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/operational.smk"
 include: "workflow/rules/load.smk"
+include: "workflow/rules/consolidation.smk"
+include: "workflow/rules/agreement.smk"
 include: "workflow/rules/metrics.smk"
 include: "workflow/rules/uncertainty.smk"
 include: "workflow/rules/findings.smk"
@@ -29,6 +31,8 @@ if config["local_aggregates"]:
     localrules:
         all,
         cross_check,
+        consolidation,
+        agreement,
         per_run,
         metrics_per_subject,
         metrics_per_family,

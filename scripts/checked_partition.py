@@ -53,7 +53,9 @@ def main(smk) -> None:
     )
     entries = read_manifest(smk.input.manifest)
     files, read = check_files(entries, checker, cache)
-    loaded = partition_summary(partition, files, smk.params.benchmark_version)
+    loaded = partition_summary(
+        partition, files, smk.params.benchmark_version, smk.params.max_scorings_per_run
+    )
     summary = loaded.summary
     write_json(smk.output.files, {"fingerprint": current, "files": files})
     write_scored_runs(smk.output.runs, loaded.scored_runs)

@@ -67,11 +67,15 @@ from ro_metrics.contracts.records import (
 )
 from ro_metrics.contracts.tables import (
     CHANGES_COLUMNS,
+    CONSOLIDATED_COLUMNS,
     COVERAGE_COLUMNS,
+    COVERAGE_REVIEW_COLUMNS,
     CRITICAL_FAIL_COLUMNS,
     FAMILY_COLUMNS,
     LEADERBOARD_COLUMNS,
+    LEADERBOARD_REVIEW_COLUMNS,
     OPERATIONAL_SUBJECT_COLUMNS,
+    PENDING_COLUMNS,
     SUBJECT_COLUMNS,
     read_per_run,
     read_table,
@@ -80,6 +84,11 @@ from ro_metrics.contracts.tables import (
     write_csv,
 )
 from ro_metrics.formulas.aggregates import calibration_of_subjects
+from ro_metrics.formulas.consolidation import (
+    counted_scorings,
+    coverage_with_reviews,
+    with_pending_counts,
+)
 from ro_metrics.formulas.evidence import critical_fail_rows
 from ro_metrics.formulas.ranking import leaderboard_rows, ranked, tie_groups, with_rank_intervals
 from ro_metrics.publishing.changes import (
@@ -146,6 +155,15 @@ def diagram_text(t) -> DiagramText:
 def find_critical_fails(smk, log) -> list[list[str]]:
     """Part 1, first (module docstring): the rows of critical_fails.csv."""
     fails = [fail for path in smk.input.critical_fails for fail in read_critical_fails(path)]
+    if smk.params.double_review:
+        # Only the fails of the scorings that count (not a pending run's, not a primary's
+        # that the arbiter overruled).
+        counted = counted_scorings(read_table(smk.input.per_run_consolidated, CONSOLIDATED_COLUMNS))
+        fails = [
+            fail
+            for fail in fails
+            if (fail.subject_id, fail.case_id, fail.run_id, fail.reviewer_id) in counted
+        ]
     rows = critical_fail_rows(fails)
     matches = Counter(row[CRITICAL_FAIL_COLUMNS.index("match")] for row in rows)
     log.info(
@@ -169,8 +187,8 @@ def build_leaderboard(smk, verdict: Verdict, last_update: str, log) -> Leaderboa
     ordered = with_rank_intervals(ranked(subjects), uncertainty)
     version = smk.params.benchmark_version
     providers = {subject_id: entry["provider"] for subject_id, entry in verdict.subjects.items()}
-    leaderboard_csv = table_bytes(
-        LEADERBOARD_COLUMNS, leaderboard_rows(ordered, tracks, providers, version)
+    leaderboard_csv = leaderboard_table(
+        smk, leaderboard_rows(ordered, tracks, providers, version), ordered
     )
 
     snapshot_date = smk.params.snapshot_date or last_update[:10]
@@ -242,6 +260,16 @@ def build_leaderboard(smk, verdict: Verdict, last_update: str, log) -> Leaderboa
     )
 
 
+def leaderboard_table(smk, rows: list[list], ordered) -> bytes:
+    """leaderboard.csv; under double review with each version's pending counts and
+    whether a critical-fail disagreement of it awaits the arbiter (multi-reviewer.md)."""
+    if not smk.params.double_review:
+        return table_bytes(LEADERBOARD_COLUMNS, rows)
+    pending = read_table(smk.input.pending_runs, PENDING_COLUMNS)
+    keys = [(row["subject_id"], row["subject_version"]) for row in ordered]
+    return table_bytes(LEADERBOARD_REVIEW_COLUMNS, with_pending_counts(rows, keys, pending))
+
+
 def current_results(smk, verdict: Verdict) -> PublishedResults:
     """This run's results as the comparison reads them (the staged files)."""
     document = provenance(
@@ -309,6 +337,9 @@ def publish(
     remove_stale_staging(Path(smk.output.charts[0]).parent, names)
     copied = ["per_run", "metrics_per_subject", "metrics_per_family", "uncertainty"]
     copied += ["criterion_scores", "input_files", "findings", "family_heatmap"]
+    if smk.params.double_review:
+        copied += ["per_run_consolidated", "pending_runs"]
+        copied += ["agreement", "grid", "severity", "divergent"]
     contents = {name: Path(smk.input[name]).read_bytes() for name in copied}
     contents["critical_fails"] = leaderboard.critical_fails_csv
     contents["leaderboard_csv"] = leaderboard.leaderboard_csv
@@ -331,7 +362,19 @@ def publish(
         elif Path(target).exists():
             Path(target).unlink()
             log.info("removed %s: the corpus has no telemetry any more", target)
-    write_csv(smk.output.coverage, COVERAGE_COLUMNS, verdict.coverage)
+    if smk.params.double_review:
+        pending = read_table(smk.input.pending_runs, PENDING_COLUMNS)
+        write_csv(
+            smk.output.coverage,
+            COVERAGE_REVIEW_COLUMNS,
+            coverage_with_reviews(verdict.coverage, pending),
+        )
+    else:
+        write_csv(smk.output.coverage, COVERAGE_COLUMNS, verdict.coverage)
+        for target in smk.params.review_published:
+            if Path(target).exists():
+                Path(target).unlink()
+                log.info("removed %s: the results are of one reviewer per run now", target)
     document = metadata(
         verdict,
         newest,  # (the snapshot rule dates a snapshot by it)

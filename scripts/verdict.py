@@ -1,7 +1,8 @@
 """Step 1c (rule cross_check): the verdict on the whole corpus, or every problem.
 
 Joins every partition with the golds, the registry and the operational step's summary
-of the telemetry (ro_metrics.corpus.cross_check).
+of the telemetry (ro_metrics.corpus.cross_check), and reports the reviews' problems the
+consolidation found (and, with strict=true, its pending runs) with the others.
 If any file of the corpus has a problem, the full list goes to the terminal and the
 log, the step exits non-zero and nothing downstream runs, so the published results
 stay as they were. Otherwise it writes its verdict (records.Verdict) and the digest
@@ -17,6 +18,7 @@ from ro_metrics.contracts.records import (
     read_golds_summary,
     read_operational_summary,
     read_partition_summary,
+    read_review_check,
     write_verdict,
 )
 from ro_metrics.contracts.tables import INPUT_FILE_COLUMNS, write_csv
@@ -45,9 +47,20 @@ def main(smk) -> None:
         smk.params.max_file_bytes,
         operational,
     )
-    if result.problems:
-        print(report(result.problems, smk.params.corpus, log), file=sys.stderr)
+    # The reviews' problems (the consolidation's), with every other problem of the corpus.
+    reviews = read_review_check(smk.input.reviews)
+    problems = [*result.problems, *reviews.problems]
+    if smk.params.strict:
+        problems += reviews.pending
+    if problems:
+        print(report(problems, smk.params.corpus, log), file=sys.stderr)
         sys.exit(1)
+    if reviews.pending:
+        log.warning(
+            "Warning: %d scoring(s) belong to runs pending arbitration or awaiting their "
+            "second review, which are in no metric (see pending_runs.csv and coverage.csv)",
+            len(reviews.pending),
+        )
     if result.unscored:
         log.warning(unscored_warning(result.unscored))
     gaps = telemetry_warning(result.verdict, operational)

@@ -672,6 +672,17 @@ def _write_telemetry(w: _Writer, answered: list[Answered], seed: int) -> None:
         w.write(f"logs/batch_logs/{name}", buffer.getvalue().encode("utf-8"), "telemetry")
 
 
+def _make_double_reviewed_demo(root: Path, seed: int) -> dict:
+    """The demo corpus with a second primary and arbiters (_add_double_review)."""
+    counts = _make_demo(root, seed)
+    w = _Writer(root)
+    _add_double_review(root, w, seed)
+    added = w.result()
+    return {kind: counts[kind] + added.get(kind, 0) for kind in counts if kind != "total"} | {
+        "total": counts["total"] + added["total"]
+    }
+
+
 def _make_demo(root: Path, seed: int) -> dict:
     w = _Writer(root)
     header = REGISTRY_HEADER + f"\n\nSeed {seed}."
@@ -748,6 +759,179 @@ def _make_demo(root: Path, seed: int) -> dict:
                 w.write_json(f"{score_dir}/{name}__eval-{reviewer}.json", scoring, "scorings")
     _write_telemetry(w, answered, seed)
     return w.result()
+
+
+# --------------------------------------------------------------------------
+# Double review (--double-review): shared/spec/multi-reviewer.md
+# --------------------------------------------------------------------------
+
+# R02 may act in both roles: a primary on some runs, the arbiter on others.
+DOUBLE_REVIEW_REGISTRY = (
+    ("R01", ("primary",)),
+    ("R02", ("primary", "arbiter")),
+    ("R03", ("primary",)),
+    ("R04", ("arbiter",)),
+)
+# What the second primary does to each scored run, in turn (by scoring path): agree
+# (same scores, or one criterion or the correctness 1 step apart), fire each divergence
+# rule of the default policy, or leave the run with its one review.
+DOUBLE_REVIEW_PLAN = (
+    "same",
+    "close",
+    "classification",
+    "close",
+    "critical_fail",
+    "raw_score",
+    "same",
+    "criterion_0_vs_2",
+    "close",
+    "correctness",
+    "one_review",
+    "close",
+)
+SECOND_REVIEW_DELAY = dt.timedelta(hours=2)
+ARBITRATION_DELAY = dt.timedelta(days=1)
+
+
+def reviewers_yaml() -> str:
+    """subjects/reviewers.yaml of the double-reviewed demo: ids and roles, no names."""
+    lines = ["# Synthetic reviewer registry (scripts/tools/make_demo_corpus.py).", "reviewers:"]
+    for reviewer_id, roles in DOUBLE_REVIEW_REGISTRY:
+        lines += [f"  - reviewer_id: {reviewer_id}", f"    roles: [{', '.join(roles)}]"]
+    return "\n".join(lines) + "\n"
+
+
+def _demo_class(scores: list[int], fails: list[dict], gold: Gold) -> str:
+    """The v1.0 class of a scoring (an independent copy of the rubric's rules)."""
+    severities = {fail["severity"] for fail in fails}
+    clipped = min(sum(scores), gold.rubric_ceiling)
+    if "critical" in severities:
+        return "Fail"
+    if "recoverable" in severities:
+        return "Conditional"
+    if clipped < gold.rubric_floor:
+        return "Fail"
+    return "Pass" if clipped >= 10 else "Conditional" if clipped >= 7 else "Fail"
+
+
+def _diverges(first: dict, second: dict, gold: Gold) -> bool:
+    """Whether two scorings fire a divergence rule of the default policy (k = 2)."""
+    a = [first["criterion_scores"][name]["score"] for name in CRITERIA]
+    b = [second["criterion_scores"][name]["score"] for name in CRITERIA]
+    critical = [
+        any(f["severity"] == "critical" for f in s["automatic_fails_triggered"])
+        for s in (first, second)
+    ]
+    return (
+        _demo_class(a, first["automatic_fails_triggered"], gold)
+        != _demo_class(b, second["automatic_fails_triggered"], gold)
+        or critical[0] != critical[1]
+        or abs(sum(a) - sum(b)) > 2
+        or any({x, y} == {0, 2} for x, y in zip(a, b, strict=True))
+        or abs(first["correctness"] - second["correctness"]) > 0.5
+    )
+
+
+def _second_scoring(first: dict, kind: str, gold: Gold, rng: random.Random) -> dict | None:
+    """The second primary's scoring for one plan kind; None if the kind cannot be made
+    from this first scoring (the caller then makes an agreement)."""
+    second = json.loads(json.dumps(first))
+    scores = second["criterion_scores"]
+    names = list(CRITERIA)
+    if kind == "close":
+        if rng.random() < 0.5 and first["correctness"] in (0, 1):
+            second["correctness"] = 0.5  # a quarter mean
+        else:
+            for name in rng.sample(names, len(names)):
+                step = 1 if scores[name]["score"] < 2 else -1
+                scores[name]["score"] += step
+                if not _diverges(first, second, gold):
+                    break
+                scores[name]["score"] -= step
+    elif kind == "classification":
+        was = _demo_class(
+            [scores[n]["score"] for n in names], first["automatic_fails_triggered"], gold
+        )
+        second["automatic_fails_triggered"] = [
+            f for f in first["automatic_fails_triggered"] if f["severity"] == "critical"
+        ]
+        for name in names:
+            scores[name]["score"] = 0 if was == "Pass" else 2
+        now = [scores[n]["score"] for n in names]
+        if _demo_class(now, second["automatic_fails_triggered"], gold) == was:
+            return None
+    elif kind == "critical_fail":
+        fails = first["automatic_fails_triggered"]
+        if any(f["severity"] == "critical" for f in fails):
+            second["automatic_fails_triggered"] = [f for f in fails if f["severity"] != "critical"]
+        else:
+            second["automatic_fails_triggered"] = [
+                *fails,
+                *_fail_objects(("GEN-02",), first["response_ref"]["case_id"]),
+            ]
+    elif kind == "raw_score":
+        movable = [n for n in names if scores[n]["score"] > 0]
+        if len(movable) < 3:
+            movable = [n for n in names if scores[n]["score"] < 2]
+            step = 1
+        else:
+            step = -1
+        if len(movable) < 3:
+            return None
+        for name in movable[:3]:
+            scores[name]["score"] += step
+    elif kind == "criterion_0_vs_2":
+        extreme = [n for n in names if scores[n]["score"] in (0, 2)]
+        if not extreme:
+            return None
+        scores[extreme[0]]["score"] = 2 - scores[extreme[0]]["score"]
+    elif kind == "correctness":
+        if first["correctness"] not in (0, 1):
+            return None
+        second["correctness"] = 1 - first["correctness"]
+    return second
+
+
+def _add_double_review(root: Path, w: _Writer, seed: int) -> None:
+    """A second primary's scoring for each scored run of the demo, following
+    DOUBLE_REVIEW_PLAN (agreements, each divergence, runs with one review), and the
+    arbiter's on every other divergent run (the rest stay pending arbitration)."""
+    rng = random.Random(f"{seed}:double-review")  # noqa: S311 (seeded, not crypto)
+    w.write("subjects/reviewers.yaml", reviewers_yaml().encode(), "registry")
+    score_dir = root / "scoring" / BENCHMARK_VERSION
+    primaries = [r for r, roles in DOUBLE_REVIEW_REGISTRY if "primary" in roles]
+    arbitrated = 0
+    paths = sorted(score_dir.glob("*/*.json"))
+    for index, path in enumerate(paths):
+        first = json.loads(path.read_text("utf-8"))
+        kind = DOUBLE_REVIEW_PLAN[index % len(DOUBLE_REVIEW_PLAN)]
+        if kind == "one_review":
+            continue
+        ref = first["response_ref"]
+        gold = DEMO_GOLDS[ref["case_id"]]
+        second = _second_scoring(first, kind, gold, rng)
+        if second is None or (kind in ("same", "close")) == _diverges(first, second, gold):
+            second = _second_scoring(first, "same", gold, rng)
+        reviewer = rng.choice([r for r in primaries if r != first["reviewer_id"]])
+        when = dt.datetime.fromisoformat(first["scoring_timestamp_utc"].replace("Z", "+00:00"))
+        _rescore(w, path.parent, second, reviewer, when + SECOND_REVIEW_DELAY)
+        if not _diverges(first, second, gold):
+            continue
+        arbitrated += 1
+        if arbitrated % 2 == 0:
+            continue  # pending arbitration
+        taken = {first["reviewer_id"], reviewer}
+        arbiter = "R02" if arbitrated % 3 == 0 and "R02" not in taken else "R04"
+        _rescore(w, path.parent, json.loads(json.dumps(first)), arbiter, when + ARBITRATION_DELAY)
+
+
+def _rescore(w: _Writer, folder: Path, scoring: dict, reviewer: str, when: dt.datetime) -> None:
+    ref = scoring["response_ref"]
+    scoring["reviewer_id"] = reviewer
+    scoring["evaluation_id"] = f"eval-{ref['case_id']}-{ref['run_id']}-{reviewer}"
+    scoring["scoring_timestamp_utc"] = _iso(when.replace(tzinfo=None))
+    name = f"{ref['case_id']}__{ref['run_id']}__eval-{reviewer}.json"
+    w.write_json(f"scoring/{BENCHMARK_VERSION}/{folder.name}/{name}", scoring, "scorings")
 
 
 # --------------------------------------------------------------------------
@@ -880,6 +1064,7 @@ def make_corpus(
     cases: int | None = None,
     runs: int | None = None,
     force: bool = False,
+    double_review: bool = False,
 ) -> dict:
     """Generate a synthetic corpus under ``root``; return counts of files written.
 
@@ -904,7 +1089,11 @@ def make_corpus(
             if (root / name).exists():
                 shutil.rmtree(root / name)
     root.mkdir(parents=True, exist_ok=True)
+    if double_review and size != "demo":
+        raise ValueError("--double-review applies to the demo size only")
     if size == "demo":
+        if double_review:
+            return _make_double_reviewed_demo(root, seed)
         return _make_demo(root, seed)
     n_subj, n_cases, n_runs = (
         d if o is None else o for o, d in zip(overrides, SIZES[size], strict=True)
@@ -929,6 +1118,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="write into a non-empty OUTDIR (replaces subjects/ responses/ scoring/ golds/ there)",
     )
+    p.add_argument(
+        "--double-review",
+        action="store_true",
+        help="demo only: two primaries per run and arbiters (subjects/reviewers.yaml); "
+        "run the workflow on it with --config reviewers_per_run=2",
+    )
     a = p.parse_args(argv)
     try:
         counts = make_corpus(
@@ -939,6 +1134,7 @@ def main(argv: list[str] | None = None) -> int:
             cases=a.cases,
             runs=a.runs,
             force=a.force,
+            double_review=a.double_review,
         )
     except (FileExistsError, ValueError) as exc:
         p.error(str(exc))

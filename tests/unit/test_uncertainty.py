@@ -469,7 +469,9 @@ def test_no_subject_gives_an_empty_result():
 @pytest.mark.parametrize(
     "change",
     [
-        {"correctness": [0.25]},
+        # (0.25 is a mean of two primaries' 0 and 0.5 under double review: valid.)
+        {"correctness": [0.3]},
+        {"clipped_scores": [10.25]},
         {"confidences": [101]},
         {"classifications": ["Maybe"]},
         {"clipped_scores": [10, 11]},

@@ -19,8 +19,8 @@ from workflow_runs import (
     workflow_copy,
 )
 
-AGGREGATES = {"cross_check", "per_run", "metrics_per_subject", "metrics_per_family"}
-AGGREGATES |= {"uncertainty", "publish", "all"}
+AGGREGATES = {"cross_check", "consolidation", "per_run", "metrics_per_subject"}
+AGGREGATES |= {"metrics_per_family", "uncertainty", "publish", "all"}
 UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
 
 
@@ -152,7 +152,8 @@ def test_editing_a_shared_module_reruns_the_steps_that_import_it(ran_once_on_one
     workdir, _, config = ran_once_on_one
     module = workdir / "scripts/ro_metrics/formulas/metrics.py"
     module.write_text(module.read_text("utf-8") + "\n# edited\n", "utf-8")
-    # Steps 2-4 and publish (the leaderboard) import the formulas; loading the corpus
-    # does not.
-    expected = dict.fromkeys(AGGREGATES - {"cross_check"}, 1)
+    # The consolidation (it classes each primary's scoring), steps 2-4 and publish (the
+    # leaderboard) import the formulas, and the cross-check reports the consolidation's
+    # problems; loading the corpus does not.
+    expected = dict.fromkeys(AGGREGATES, 1)
     assert planned_jobs(workdir, **config) == expected

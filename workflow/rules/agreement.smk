@@ -1,6 +1,6 @@
 # Agreement between the two primary reviewers of each run (multi-reviewer.md): read
-# from the consolidation step's review pairs (records.write_review_pairs). Not included
-# by the Snakefile until that step exists.
+# from the consolidation step's review pairs (records.write_review_pairs). Published by
+# `publish` under double review only.
 
 
 rule agreement:

@@ -13,6 +13,7 @@ from snakemake.utils import validate
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
 from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
+from ro_metrics.corpus.reviewers import MAX_SCORINGS, REVIEWERS, PolicyError, review_policy
 from ro_metrics.engine_settings import shorten_rate_limiter_timer, skip_collector_at_exit
 from ro_metrics.module_graph import CodeGraph
 from ro_metrics.publishing.snapshot import snapshot_dates
@@ -103,6 +104,18 @@ if not Path(CORPUS).is_dir():
     configuration_error(f"corpus: {CORPUS} is not a folder")
 if not Path(SCHEMAS).is_dir():
     configuration_error(f"benchmark_version: no schemas for {VERSION} in system/schemas/")
+
+# The review policy of the version (one reviewer per run in v1.0, or two and an
+# arbiter), with the configuration's overrides (shared/spec/multi-reviewer.md).
+REVIEW_POLICY_FILE = f"{workflow.basedir}/system/rubric/{VERSION}/review_policy.yaml"
+try:
+    REVIEW_POLICY = review_policy(REVIEW_POLICY_FILE, config)
+except PolicyError as error:
+    configuration_error(str(error))
+DOUBLE_REVIEW = REVIEW_POLICY.reviewers_per_run == 2
+# The reviewer registry: an input only where it exists (optional with one reviewer per
+# run; the consolidation names it missing under double review).
+REVIEWER_REGISTRY = [f"{CORPUS}/{REVIEWERS}"] if Path(CORPUS, REVIEWERS).is_file() else []
 
 # Job processes (cluster executors) reuse the manifests the main process wrote, and
 # the partitions it chose.

@@ -26,6 +26,8 @@ rule load_partition:
         corpus=CORPUS,
         benchmark_version=VERSION,
         max_file_bytes=MAX_FILE_BYTES,
+        # The scorings a run may have: 1 (v1.0), 3 under double review.
+        max_scorings_per_run=MAX_SCORINGS[REVIEW_POLICY.reviewers_per_run],
     script:
         "../../scripts/checked_partition.py"
 
@@ -62,6 +64,8 @@ rule cross_check:
         registry_schema=f"{SCHEMAS}/registry.schema.json",
         # The telemetry's problems and the calls to check against their responses.
         operational=rules.operational.output.summary,
+        # The reviews' problems, found by the consolidation (consolidation.smk).
+        reviews=f"{CACHE}/consolidated/review_check.json",
     output:
         verdict=f"{CACHE}/checked/verdict.json",
         input_files=f"{STAGED}/input_files.csv",

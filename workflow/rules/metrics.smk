@@ -5,7 +5,18 @@ rule per_run:
         # depend on. The verdict gates what is published (build_leaderboard, publish).
         runs=rules.cross_check.input.runs,
         golds=rules.cross_check.input.golds,
+        # The runs the metrics count (one per run).
+        consolidation=rules.consolidation.output.consolidation,
     output:
+        # Under double review only: the consolidated runs and the runs pending review.
+        **(
+            {
+                "consolidated": f"{STAGED}/per_run_consolidated.csv",
+                "pending": f"{STAGED}/pending_runs.csv",
+            }
+            if DOUBLE_REVIEW
+            else {}
+        ),
         csv=f"{STAGED}/per_run.csv",
         table=f"{STAGED}/per_run.table.json",
         criteria=f"{STAGED}/criterion_scores.csv",
@@ -17,6 +28,8 @@ rule per_run:
     threads: 1
     resources:
         mem_mb=1024,
+    params:
+        double_review=DOUBLE_REVIEW,
     script:
         "../../scripts/per_run_table.py"
 

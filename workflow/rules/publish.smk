@@ -2,6 +2,16 @@
 # folder: one job (its script's docstring says why), its two independent parts on two cores.
 rule publish:
     input:
+        # Under double review: the consolidated runs and those pending their review.
+        **(
+            {
+                "per_run_consolidated": rules.per_run.output.consolidated,
+                "pending_runs": rules.per_run.output.pending,
+                **rules.agreement.output,
+            }
+            if DOUBLE_REVIEW
+            else {}
+        ),
         modules=modules("published_results.py"),
         verdict=rules.cross_check.output.verdict,
         per_run=rules.per_run.output.csv,
@@ -41,6 +51,27 @@ rule publish:
             kind=["response", "evaluation", "gold", "registry"],
         ),
     output:
+        # Under double review only (publish removes them from results/ otherwise).
+        **(
+            {
+                "per_run_consolidated": report(
+                    update(f"{RESULTS}/per_run_consolidated.csv"),
+                    caption="../report/per_run_consolidated.rst",
+                    category="Metrics",
+                ),
+                "pending_runs": report(
+                    update(f"{RESULTS}/pending_runs.csv"),
+                    caption="../report/pending_runs.rst",
+                    category="Metrics",
+                ),
+                **{
+                    name: update(f"{RESULTS}/{Path(path).name}")
+                    for name, path in rules.agreement.output.items()
+                },
+            }
+            if DOUBLE_REVIEW
+            else {}
+        ),
         # update(): if this job fails, Snakemake restores the previous published file.
         # report(): the files of `snakemake --report`, each with its caption.
         per_run=report(
@@ -150,6 +181,13 @@ rule publish:
         diagram_cache=f"{CACHE}/diagrams",
         # operational_*.csv: written when the corpus has telemetry, removed otherwise.
         optional=OPTIONAL_PUBLISHED,
+        double_review=DOUBLE_REVIEW,
+        # Published under double review only: removed from results/ otherwise.
+        review_published=[
+            f"{RESULTS}/per_run_consolidated.csv",
+            f"{RESULTS}/pending_runs.csv",
+            *(f"{RESULTS}/{Path(path).name}" for path in rules.agreement.output),
+        ],
     script:
         "../../scripts/published_results.py"
 

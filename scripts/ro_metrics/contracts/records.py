@@ -656,3 +656,88 @@ def write_review_pairs(path, pairs: list[ReviewPair]) -> None:
 
 def read_review_pairs(path) -> list[ReviewPair]:
     return [ReviewPair(*pair) for pair in read_json(path)["review_pairs"]]
+
+
+class ConsolidatedRun(NamedTuple):
+    """A (case, subject, run) as the metrics count it (multi-reviewer.md, Consolidation):
+    consolidation → per_run. With one reviewer per run, its one scoring (method
+    "single"); with two, the mean of the two primaries or the arbiter's scoring whole.
+
+    A mean of two integers is a half and a mean of two of {0, 0.5, 1} a quarter: both
+    are dyadic, so a binary float holds them exactly, and so do the sums of at most six
+    of them (criterion_scores → raw score). Integral values are ints.
+    """
+
+    subject_id: str
+    subject_version: str
+    case_id: str
+    run_id: str
+    method: str  # "single", "mean_of_primaries" or "arbiter"
+    reviewer_id: str  # the scorings that count: "R01", "R01+R02", the arbiter's id
+    primary_ids: list[str]  # by id
+    arbiter_id: str  # "" when none
+    scoring_timestamp_utc: str  # the newest of the scorings that count
+    criterion_scores: list[int | float]  # in the order of CRITERIA; a mean may be a half
+    fail_severities: list[str]  # sorted
+    reported_confidence: int
+    correctness: float  # a mean may be a quarter
+
+
+class PendingRun(NamedTuple):
+    """A run left out of R until its review is complete (multi-reviewer.md): pending
+    arbitration (two divergent primaries, no arbiter) or awaiting its second review."""
+
+    subject_id: str
+    subject_version: str
+    case_id: str
+    run_id: str
+    status: str  # "pending_arbitration" or "awaiting_second_review"
+    primary_ids: list[str]  # by id
+    divergent: list[str]  # the divergence rules that fired ([] when awaiting)
+    critical_disagreement: bool  # the primaries disagree on a critical fail
+
+
+@dataclass(frozen=True)
+class Consolidation:
+    """What the consolidation step hands the per-run step: the runs the metrics count,
+    by (subject_id, case_id, run_id), and the runs pending, in the same order."""
+
+    runs: list[ConsolidatedRun]
+    pending: list[PendingRun]
+
+
+@dataclass(frozen=True)
+class ReviewCheck:
+    """What the consolidation step tells the cross-check: the problems of the reviews
+    (reported with every other problem of the corpus, in one run)."""
+
+    reviewers_per_run: int
+    problems: list[Problem]
+    # The scorings of each run pending arbitration or awaiting its second review: errors
+    # with strict=true (the cross-check applies strict, so that it reruns nothing else).
+    pending: list[Problem]
+
+
+def write_consolidation(path, consolidation: Consolidation) -> None:
+    write_json(path, as_fields(consolidation))
+
+
+def read_consolidation(path) -> Consolidation:
+    document = read_json(path)
+    return Consolidation(
+        runs=[ConsolidatedRun(*run) for run in document["runs"]],
+        pending=[PendingRun(*run) for run in document["pending"]],
+    )
+
+
+def write_review_check(path, check: ReviewCheck) -> None:
+    write_json(path, as_fields(check))
+
+
+def read_review_check(path) -> ReviewCheck:
+    document = read_json(path)
+    return ReviewCheck(
+        reviewers_per_run=document["reviewers_per_run"],
+        problems=[Problem(*problem) for problem in document["problems"]],
+        pending=[Problem(*problem) for problem in document["pending"]],
+    )

@@ -351,14 +351,21 @@ class Rows:
         return len(self.indices)
 
 
-def write_per_run(rows: list[list], csv_path, table_path) -> None:
+def write_per_run(
+    rows: list[list], csv_path, table_path, counted: list[list] | None = None
+) -> None:
     """The table twice: the published CSV, and the same typed rows for steps 3-4.
 
     Parsing 10^5 CSV rows costs each aggregate step more than its own work; the
     JSON copy carries exactly the same values and reads in a few milliseconds.
+    Under double review the JSON holds instead the `counted` rows, one per consolidated
+    run (its reviewer_id: the scorings that count, "R01+R02" or the arbiter's): the runs
+    the metrics are computed from (multi-reviewer.md).
     """
     write_csv(csv_path, PER_RUN_COLUMNS, rows)
-    write_json(table_path, {"columns": PER_RUN_COLUMNS, "rows": rows})
+    write_json(
+        table_path, {"columns": PER_RUN_COLUMNS, "rows": rows if counted is None else counted}
+    )
 
 
 def read_per_run(path) -> Rows:
@@ -381,3 +388,56 @@ def groups(rows: Rows, keys: list[str]) -> Iterator[tuple[tuple, Rows]]:
         members[key].append(index)
     for key in sorted(members):
         yield key, Rows(records=rows.records, indices=members[key])
+
+
+# --- Two reviewers and an arbiter (multi-reviewer.md): published only under double
+# review (reviewers_per_run 2), so the v1.0 tables keep their columns and bytes.
+
+# One row per run the metrics count: per_run.csv's columns of a run (no reviewer_id,
+# no scoring_timestamp_utc: the run has several), how it was consolidated and by whom.
+CONSOLIDATED_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "case_id",
+    "family",
+    "run_id",
+    "method",  # single, mean_of_primaries or arbiter
+    "primary_ids",  # the primaries' ids, by id, joined by ";"
+    "arbiter_id",
+    "rubric_floor",
+    "rubric_ceiling",
+    "raw_score",
+    "clipped_score",
+    "has_critical_fail",
+    "has_recoverable_fail",
+    "classification",
+    "reported_confidence",
+    "confidence_unit",
+    "correctness",
+]
+# One row per scored run left out of R for its review, for the committee.
+PENDING_COLUMNS = [
+    "subject_id",
+    "subject_version",
+    "case_id",
+    "family",
+    "run_id",
+    "status",  # pending_arbitration or awaiting_second_review
+    "primary_ids",
+    "divergent",  # the divergence rules that fired, joined by ";"
+    "critical_disagreement",
+]
+COVERAGE_REVIEW_COLUMNS = [
+    *COVERAGE_COLUMNS[:5],
+    "n_pending_arbitration",
+    "n_awaiting_second_review",
+    *COVERAGE_COLUMNS[5:],
+]
+# The leaderboard's pending counts, after its columns; pending_critical_fail: the
+# version has a run whose primaries disagree on a critical fail, not yet arbitrated.
+LEADERBOARD_REVIEW_COLUMNS = [
+    *LEADERBOARD_COLUMNS,
+    "n_pending_arbitration",
+    "n_awaiting_second_review",
+    "pending_critical_fail",
+]

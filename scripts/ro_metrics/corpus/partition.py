@@ -2,10 +2,11 @@
 
 Reads the files listed in the partition's manifest, validates each against its JSON
 Schema and against its path, and checks what can be checked inside one subject:
-every scoring has its response, with the same subject_version, at most one
-scoring exists per (case, subject, run), and no two scorings of a subject's folder
-share an evaluation_id (the benchmark's ids leave out the subject, so the same id in
-two subjects' folders is normal). Problems are collected, not raised: the
+every scoring has its response, with the same subject_version, a (case, subject,
+run) has at most the scorings the review policy allows (v1.0: one; with two
+reviewers per run three, whose roles the consolidation checks), and no two scorings
+of a subject's folder share an evaluation_id (the benchmark's ids leave out the
+subject, so the same id in two subjects' folders is normal). Problems are collected, not raised: the
 cross-check step reports those of every partition together.
 
 The job keeps what it learnt of each file (its digest, the fields later steps need,
@@ -269,8 +270,14 @@ def duplicate_evaluation_ids(scorings: list[tuple[str, str]]) -> list[Problem]:
     return problems
 
 
-def partition_summary(partition: str, files: dict, version: str) -> PartitionLoad:
-    """Cross-file checks inside the partition; its summary and its scored runs."""
+def partition_summary(
+    partition: str, files: dict, version: str, max_scorings: int = 1
+) -> PartitionLoad:
+    """Cross-file checks inside the partition; its summary and its scored runs.
+
+    max_scorings: the scorings a run may have under the review policy (v1.0: 1; with two
+    reviewers per run 3, two primaries and an arbiter, whose roles the consolidation
+    checks)."""
     problems = []
     responses = {}
     scorings = defaultdict(list)
@@ -292,74 +299,35 @@ def partition_summary(partition: str, files: dict, version: str) -> PartitionLoa
     scored_runs, published_runs, critical_fails, answer_shapes = [], [], [], []
     for key, found in sorted(scorings.items()):
         subject_id, case_id, run_id = key
-        if len(found) > 1:
+        if len(found) > max_scorings:
             paths = sorted(path for path, _, _ in found)
+            allowed = (
+                "v1.0 allows one and never averages"
+                if max_scorings == 1
+                else f"the review policy allows {max_scorings} (two primaries and an arbiter)"
+            )
             for path in paths:
                 others = ", ".join(other for other in paths if other != path)
                 problems.append(
                     Problem(
                         path,
                         f"{len(paths)} scorings for the same (case, subject, run) "
-                        f"{case_id}/{subject_id}/{run_id}; v1.0 allows one and never "
-                        f"averages (also: {others})",
+                        f"{case_id}/{subject_id}/{run_id}; {allowed} (also: {others})",
                     )
                 )
             continue
-        path, reviewer_id, scored = found[0]
-        version_scored, timestamp, scores, severities, correctness, scoring_json = scored
-        response = responses.get(key)
-        if response is None:
-            response_path = f"{responses_dir(version)}/{subject_id}/{case_id}__{run_id}.json"
-            if response_path not in files:
-                problems.append(Problem(path, f"its response {response_path} does not exist"))
-            # An existing but invalid response is reported on its own.
-            continue
-        response_path, answered = response
-        version_answered, confidence, _track, answer_json, n_alternatives, n_key_signals = answered
-        if version_scored != version_answered:
-            problems.append(
-                Problem(
-                    path,
-                    f"response_ref.subject_version is {version_scored!r} but its response "
-                    f"{response_path} has {version_answered!r}",
-                )
-            )
-            continue
-        run = ScoredRun(
-            subject_id,
-            version_scored,
-            case_id,
-            run_id,
-            reviewer_id,
-            timestamp,
-            scores,
-            severities,
-            confidence,
-            correctness,
-        )
-        answer = orjson.Fragment(answer_json)
-        scored_runs.append(run)
-        answer_shapes.append(
-            AnswerShape(subject_id, version_scored, case_id, run_id, n_alternatives, n_key_signals)
-        )
-        published_runs.append(PublishedRun(run, answer, orjson.Fragment(scoring_json)))
-        if CRITICAL in severities:
-            _, fails = orjson.loads(scoring_json)
-            critical_fails += [
-                CriticalFail(
-                    subject_id,
-                    version_scored,
-                    case_id,
-                    run_id,
-                    reviewer_id,
-                    position,
-                    fail_type,
-                    justification,
-                    answer,
-                )
-                for position, (fail_type, severity, justification) in enumerate(fails)
-                if severity == CRITICAL
-            ]
+        for path, reviewer_id, scored in sorted(found, key=lambda scoring: scoring[1]):
+            joined = joined_scoring(key, path, reviewer_id, scored, responses, files, version)
+            if isinstance(joined, Problem):
+                problems.append(joined)
+            elif joined is not None:
+                run, published, critical, shape = joined
+                # One shape per response, however many reviewers scored it.
+                if not scored_runs or scored_runs[-1][:4] != run[:4]:
+                    answer_shapes.append(shape)
+                scored_runs.append(run)
+                published_runs.append(published)
+                critical_fails += critical
     # files follows the manifest, which is sorted by path
     file_digests = [
         InputDigest(path, result[1]) for path, (*_, result) in files.items() if result[1]
@@ -381,6 +349,62 @@ def partition_summary(partition: str, files: dict, version: str) -> PartitionLoa
     return PartitionLoad(
         summary, scored_runs, published_versions(published_runs), critical_fails, answer_shapes
     )
+
+
+def joined_scoring(key, path, reviewer_id, scored, responses, files, version):
+    """A scoring joined with its response: (ScoredRun, PublishedRun, its CriticalFails,
+    the response's AnswerShape), a Problem, or None when its response is invalid
+    (reported on its own)."""
+    subject_id, case_id, run_id = key
+    version_scored, timestamp, scores, severities, correctness, scoring_json = scored
+    response = responses.get(key)
+    if response is None:
+        response_path = f"{responses_dir(version)}/{subject_id}/{case_id}__{run_id}.json"
+        if response_path not in files:
+            return Problem(path, f"its response {response_path} does not exist")
+        # An existing but invalid response is reported on its own.
+        return None
+    response_path, answered = response
+    version_answered, confidence, _track, answer_json, n_alternatives, n_key_signals = answered
+    if version_scored != version_answered:
+        return Problem(
+            path,
+            f"response_ref.subject_version is {version_scored!r} but its response "
+            f"{response_path} has {version_answered!r}",
+        )
+    run = ScoredRun(
+        subject_id,
+        version_scored,
+        case_id,
+        run_id,
+        reviewer_id,
+        timestamp,
+        scores,
+        severities,
+        confidence,
+        correctness,
+    )
+    answer = orjson.Fragment(answer_json)
+    critical = []
+    if CRITICAL in severities:
+        _, fails = orjson.loads(scoring_json)
+        critical = [
+            CriticalFail(
+                subject_id,
+                version_scored,
+                case_id,
+                run_id,
+                reviewer_id,
+                position,
+                fail_type,
+                justification,
+                answer,
+            )
+            for position, (fail_type, severity, justification) in enumerate(fails)
+            if severity == CRITICAL
+        ]
+    shape = AnswerShape(subject_id, version_scored, case_id, run_id, n_alternatives, n_key_signals)
+    return run, PublishedRun(run, answer, orjson.Fragment(scoring_json)), critical, shape
 
 
 def published_versions(runs: list[PublishedRun]) -> list[PublishedVersion]:

@@ -78,9 +78,10 @@ def pooled_pass_rate(n_pass: int, n_runs: int) -> Fraction | None:
     return Fraction(n_pass, n_runs) if n_runs else None
 
 
-def mean_clipped_score(clipped_sum: int, n_runs: int) -> Fraction | None:
-    """Mean clipped score = (1 / N) · Σ clipped_score over the N scored runs."""
-    return Fraction(clipped_sum, n_runs) if n_runs else None
+def mean_clipped_score(clipped_halves: int, n_runs: int) -> Fraction | None:
+    """Mean clipped score = (1 / N) · Σ clipped_score over the N scored runs, from
+    Σ 2 · clipped_score (a consolidated mean of two reviewers may be a half)."""
+    return Fraction(clipped_halves, 2 * n_runs) if n_runs else None
 
 
 def wilson_95(n_pass: int, n_runs: int) -> list[float] | None:
@@ -107,9 +108,10 @@ def mean_confidence(confidence_sum: int, n_runs: int) -> Fraction | None:
     return Fraction(confidence_sum, 100 * n_runs) if n_runs else None
 
 
-def mean_correctness(halves_sum: int, n_runs: int) -> Fraction | None:
-    """Mean soft correctness = (1 / N) · Σ correctness, correctness = k / 2, k ∈ {0, 1, 2}."""
-    return Fraction(halves_sum, 2 * n_runs) if n_runs else None
+def mean_correctness(quarters_sum: int, n_runs: int) -> Fraction | None:
+    """Mean soft correctness = (1 / N) · Σ correctness, correctness = k / 4, k ∈ {0, …, 4}
+    (0, 0.5 or 1 as scored; a quarter in a consolidated mean of two reviewers)."""
+    return Fraction(quarters_sum, 4 * n_runs) if n_runs else None
 
 
 def overconfidence(confidence: Fraction | None, correctness: Fraction | None) -> Fraction | None:
@@ -141,10 +143,10 @@ class Tally:
 
     n_runs: int = 0
     n_pass: int = 0
-    clipped_sum: int = 0
+    clipped_halves: int = 0  # Σ 2 · clipped_score
     n_critical: int = 0
     confidence_sum: int = 0  # Σ reported confidence, 0–100 each
-    halves_sum: int = 0  # Σ 2 · correctness
+    quarters_sum: int = 0  # Σ 4 · correctness
     n_wrong: int = 0  # correctness 0
     confidence_wrong_sum: int = 0
     n_fail: int = 0  # classification Fail
@@ -186,16 +188,16 @@ class RunTallies:
 
 def group_tally(classifications, clipped, critical, confidences, correctness) -> Tally:
     """The Tally of some runs, given as their columns."""
-    halves = [int(2 * k) for k in correctness]
-    wrong = [c for c, k in zip(confidences, halves, strict=True) if k == 0]
+    quarters = [int(4 * k) for k in correctness]
+    wrong = [c for c, k in zip(confidences, quarters, strict=True) if k == 0]
     failed = [c for c, name in zip(confidences, classifications, strict=True) if name == FAIL]
     return Tally(
-        n_runs=len(halves),
+        n_runs=len(quarters),
         n_pass=classifications.count(PASS),
-        clipped_sum=sum(clipped),
+        clipped_halves=sum(int(2 * c) for c in clipped),
         n_critical=sum(map(bool, critical)),
         confidence_sum=sum(confidences),
-        halves_sum=sum(halves),
+        quarters_sum=sum(quarters),
         n_wrong=len(wrong),
         confidence_wrong_sum=sum(wrong),
         n_fail=len(failed),
@@ -383,7 +385,7 @@ def family_order(tallies: RunTallies) -> list[str]:
         total = pooled(t for (_, f), t in tallies.cells.items() if f == family)
         return (
             pooled_pass_rate(total.n_pass, total.n_runs),
-            mean_clipped_score(total.clipped_sum, total.n_runs),
+            mean_clipped_score(total.clipped_halves, total.n_runs),
             family,
         )
 
@@ -398,7 +400,7 @@ def pool_facts(total: Tally) -> dict:
         "n_pass": total.n_pass,
         "pooled_pass_rate": fraction_fact(pooled_pass_rate(total.n_pass, total.n_runs)),
         "pooled_pass_rate_ci": wilson_95(total.n_pass, total.n_runs),
-        "mean_clipped_score": fraction_fact(mean_clipped_score(total.clipped_sum, total.n_runs)),
+        "mean_clipped_score": fraction_fact(mean_clipped_score(total.clipped_halves, total.n_runs)),
     }
 
 
@@ -415,7 +417,7 @@ def family_facts(tallies: RunTallies, board: Leaderboard) -> dict:
         cells = [(v, tallies.cells[v, family]) for v in board.order if (v, family) in tallies.cells]
         total = pooled(t for _, t in cells)
         rates = {v: pooled_pass_rate(t.n_pass, t.n_runs) for v, t in cells}
-        means = [mean_clipped_score(t.clipped_sum, t.n_runs) for _, t in cells]
+        means = [mean_clipped_score(t.clipped_halves, t.n_runs) for _, t in cells]
         lowest, highest = min(rates.values()), max(rates.values())
         facts[family] = {
             **pool_facts(total),
@@ -454,7 +456,7 @@ def heatmap_rows(tallies: RunTallies, board: Leaderboard) -> list[list]:
                     tally.n_runs,
                     tally.n_pass,
                     format_metric(pooled_pass_rate(tally.n_pass, tally.n_runs)),
-                    format_metric(mean_clipped_score(tally.clipped_sum, tally.n_runs)),
+                    format_metric(mean_clipped_score(tally.clipped_halves, tally.n_runs)),
                 ]
             )
     return rows
@@ -475,7 +477,7 @@ def heatmap_facts(tallies: RunTallies, board: Leaderboard) -> list[dict]:
                 "n_pass": n_pass,
                 "pass_rate": fraction_fact(pooled_pass_rate(n_pass, n_runs)),
                 "mean_clipped_score": fraction_fact(
-                    mean_clipped_score(tally.clipped_sum, tally.n_runs)
+                    mean_clipped_score(tally.clipped_halves, tally.n_runs)
                 ),
             }
         )
@@ -490,7 +492,7 @@ def confidence_facts(tally: Tally) -> dict:
     (0–1), mean soft correctness, their difference; the runs with correctness 0 and their
     mean confidence; the Fail runs and their mean confidence."""
     confidence = mean_confidence(tally.confidence_sum, tally.n_runs)
-    correctness = mean_correctness(tally.halves_sum, tally.n_runs)
+    correctness = mean_correctness(tally.quarters_sum, tally.n_runs)
     return {
         "mean_confidence": fraction_fact(confidence),
         "mean_correctness": fraction_fact(correctness),
@@ -625,7 +627,7 @@ def group_facts(
         "n_scored_runs": total.n_runs,
         "n_pass": total.n_pass,
         "pass_rate": fraction_fact(pooled_pass_rate(total.n_pass, total.n_runs)),
-        "mean_clipped_score": fraction_fact(mean_clipped_score(total.clipped_sum, total.n_runs)),
+        "mean_clipped_score": fraction_fact(mean_clipped_score(total.clipped_halves, total.n_runs)),
         "family_pass_rates": families,
         "critical_fail_events": total.n_critical,
         "n_disqualified": len(versions) - len(eligible),

@@ -6,7 +6,10 @@ the nearest binary float only at the end, so the published 4-decimal value is th
 rounding of the exact result, never of an accumulated floating-point error.
 
 Inputs use the corpus' own units: a confidence is the integer 0-100 of the
-response, a correctness one of 0, 0.5, 1 (internally k = 2 · correctness in {0, 1, 2}).
+response, a correctness one of 0, 0.5, 1 (internally q = 4 · correctness in {0, 2, 4}).
+Under double review (multi-reviewer.md) a run's values may be the mean of two
+primaries: a clipped score a half, a correctness a quarter (q in {0, 1, 2, 3, 4}); both
+are exact in a binary float, and the formulas stay exact on them.
 """
 
 from collections.abc import Collection, Iterable, Sequence
@@ -25,12 +28,12 @@ from ro_metrics.contracts.vocabulary import (
 )
 
 
-def raw_score(criterion_scores: Iterable[int]) -> int:
+def raw_score(criterion_scores: Iterable[int]) -> int | float:
     """raw_score = sum of the six criterion_scores (each 0-2, total 0-12)."""
     return sum(criterion_scores)
 
 
-def clipped_score(raw: int, rubric_ceiling: int) -> int:
+def clipped_score(raw: int | float, rubric_ceiling: int) -> int | float:
     """clipped_score = min(raw_score, gold.rubric_ceiling)."""
     return min(raw, rubric_ceiling)
 
@@ -45,7 +48,9 @@ def has_recoverable_fail(severities: Collection[str]) -> bool:
     return RECOVERABLE in severities
 
 
-def classify(clipped: int, rubric_floor: int, critical_fail: bool, recoverable_fail: bool) -> str:
+def classify(
+    clipped: int | float, rubric_floor: int, critical_fail: bool, recoverable_fail: bool
+) -> str:
     """Classification, applied in this order.
 
     critical fail → Fail; else recoverable fail → Conditional;
@@ -87,12 +92,12 @@ def mean_clipped_score(clipped_scores: Sequence[int]) -> float:
 def brier_score(confidences: Sequence[int], correctness: Sequence[float]) -> float:
     """BS = (1 / N) · sum_{r in R} (r.confidence_unit - r.correctness)^2 (soft).
 
-    With c the integer confidence and k = 2 · correctness, each term is
-    (c/100 - k/2)^2 = (c - 50k)^2 / 10000, so BS = Σ (c - 50k)^2 / (10000 · N).
+    With c the integer confidence and q = 4 · correctness, each term is
+    (c/100 - q/4)^2 = (c - 25q)^2 / 10000, so BS = Σ (c - 25q)^2 / (10000 · N).
     """
     n_runs = _require_runs(confidences)
-    halves = _correctness_halves(correctness)
-    total = sum((c - 50 * k) ** 2 for c, k in zip(confidences, halves, strict=True))
+    quarters = _correctness_quarters(correctness)
+    total = sum((c - 25 * q) ** 2 for c, q in zip(confidences, quarters, strict=True))
     return float(Fraction(total, 10000 * n_runs))
 
 
@@ -112,13 +117,13 @@ def expected_calibration_error(confidences: Sequence[int], correctness: Sequence
     """ECE = sum_{m : |B_m| > 0} (|B_m| / N) · |conf(B_m) - acc(B_m)|, M = 10.
 
     conf and acc are the bin means of confidence_unit and (soft) correctness;
-    empty bins contribute nothing. Since |B_m| · (conf - acc) = Σ_{B_m} (c/100 - k/2),
-    ECE = Σ_m |Σ_{r in B_m} (c_r - 50 k_r)| / (100 · N).
+    empty bins contribute nothing. Since |B_m| · (conf - acc) = Σ_{B_m} (c/100 - q/4),
+    ECE = Σ_m |Σ_{r in B_m} (c_r - 25 q_r)| / (100 · N).
     """
     n_runs = _require_runs(confidences)
     gap_per_bin = [0] * (N_BINS + 1)
-    for c, k in zip(confidences, _correctness_halves(correctness), strict=True):
-        gap_per_bin[ece_bin(c)] += c - 50 * k
+    for c, q in zip(confidences, _correctness_quarters(correctness), strict=True):
+        gap_per_bin[ece_bin(c)] += c - 25 * q
     return float(Fraction(sum(abs(gap) for gap in gap_per_bin), 100 * n_runs))
 
 
@@ -133,18 +138,18 @@ def calibration_bins(
     (what the reliability diagram of the leaderboard plots).
     """
     _require_runs(confidences)
-    size, confidence_sum, halves_sum = [0] * (N_BINS + 1), [0] * (N_BINS + 1), [0] * (N_BINS + 1)
-    for c, k in zip(confidences, _correctness_halves(correctness), strict=True):
+    size, confidence_sum, quarters_sum = [0] * (N_BINS + 1), [0] * (N_BINS + 1), [0] * (N_BINS + 1)
+    for c, q in zip(confidences, _correctness_quarters(correctness), strict=True):
         m = ece_bin(c)
         size[m] += 1
         confidence_sum[m] += c
-        halves_sum[m] += k
+        quarters_sum[m] += q
     return [
         (
             m,
             size[m],
             Fraction(confidence_sum[m], 100 * size[m]),
-            Fraction(halves_sum[m], 2 * size[m]),
+            Fraction(quarters_sum[m], 4 * size[m]),
         )
         for m in range(1, N_BINS + 1)
         if size[m]
@@ -180,17 +185,22 @@ def leaderboard_status(critical_fails: Iterable[bool]) -> str:
     return DISQUALIFIED if is_disqualified(critical_fails) else ELIGIBLE
 
 
-def _correctness_halves(correctness: Sequence[float]) -> list[int]:
-    halves = []
+def _correctness_quarters(correctness: Sequence[float]) -> list[int]:
+    # 0, 0.5, 1 of a scoring; 0.25 and 0.75 are the means of two primaries' scorings.
+    quarters = []
     for value in correctness:
-        if value not in (0, 0.5, 1) or isinstance(value, bool):
-            raise ValueError(f"correctness must be one of 0, 0.5, 1, got {value!r}")
-        halves.append(int(value * 2))
-    return halves
+        if value not in (0, 0.25, 0.5, 0.75, 1) or isinstance(value, bool):
+            raise ValueError(
+                f"correctness must be one of 0, 0.5, 1 (or a mean of two), got {value!r}"
+            )
+        quarters.append(int(value * 4))
+    return quarters
 
 
-def _exact_mean_clipped_score(clipped_scores: Sequence[int]) -> Fraction:
-    return Fraction(sum(clipped_scores), _require_runs(clipped_scores))
+def _exact_mean_clipped_score(clipped_scores: Sequence[int | float]) -> Fraction:
+    # Fraction(float) is exact, and so is the float sum of halves (multiples of 0.5 far
+    # below 2**52).
+    return Fraction(sum(clipped_scores)) / _require_runs(clipped_scores)
 
 
 def _require_runs(values: Sequence) -> int:

@@ -180,9 +180,9 @@ class SubjectRuns:
     subject_version: str
     case_ids: list[str]
     classifications: list[str]  # "Pass" / "Conditional" / "Fail"
-    clipped_scores: list[int]
+    clipped_scores: list[int | float]  # a half under double review
     confidences: list[int]  # integer 0-100
-    correctness: list[float]  # 0, 0.5, 1
+    correctness: list[float]  # 0, 0.5, 1 (a quarter under double review)
     eligible: bool  # False when Disqualified (any critical fail)
 
     @property
@@ -252,8 +252,9 @@ def _check_draw_arguments(replicates: int, seed: int) -> None:
 
 
 def _case_aggregates(subject: SubjectRuns, case_index: dict[str, int]) -> np.ndarray:
-    # (cases × features) integer sums of one subject, with k = 2 · correctness:
-    # runs, passes, Σ clipped, Σ (c − 50k)², then Σ (c − 50k) per ECE bin.
+    # (cases × features) integer sums of one subject, with q = 4 · correctness and the
+    # clipped scores in halves (a consolidated run's may be a half, multi-reviewer.md):
+    # runs, passes, Σ 2·clipped, Σ (c − 25q)², then Σ (c − 25q) per ECE bin.
     n_runs = len(subject.case_ids)
     lengths = {
         len(subject.classifications),
@@ -272,15 +273,18 @@ def _case_aggregates(subject: SubjectRuns, case_index: dict[str, int]) -> np.nda
     confidences = np.asarray(subject.confidences, dtype=np.int64)
     if confidences.min() < 0 or confidences.max() > 100:
         raise ValueError(f"{subject.key}: a confidence is out of 0-100")
-    halves = np.asarray(subject.correctness, dtype=np.float64) * 2
-    if not np.isin(halves, (0.0, 1.0, 2.0)).all():
-        raise ValueError(f"{subject.key}: correctness must be one of 0, 0.5, 1")
-    gaps = confidences - 50 * halves.astype(np.int64)
+    quarters = np.asarray(subject.correctness, dtype=np.float64) * 4
+    if not np.isin(quarters, (0.0, 1.0, 2.0, 3.0, 4.0)).all():
+        raise ValueError(f"{subject.key}: correctness must be one of 0, 0.5, 1 (or a mean of two)")
+    gaps = confidences - 25 * quarters.astype(np.int64)
     # metrics.ece_bin, 0-based: m − 1 = min(c // 10, 9).
     bins = np.minimum(confidences // 10, N_BINS - 1)
     cases = np.fromiter((case_index[c] for c in subject.case_ids), np.int64, n_runs)
     passes = np.fromiter((c == PASS for c in subject.classifications), np.int64, n_runs)
-    clipped = np.asarray(subject.clipped_scores, dtype=np.int64)
+    doubled = np.asarray(subject.clipped_scores, dtype=np.float64) * 2
+    if (doubled != np.round(doubled)).any():
+        raise ValueError(f"{subject.key}: a clipped score is not a whole or half number")
+    clipped = doubled.astype(np.int64)
 
     n_cases = len(case_index)
     table = np.zeros((n_cases, _N_FEATURES), dtype=np.int64)
@@ -300,12 +304,15 @@ def replicate_metrics(
     """Each replicate's metrics, the formulas of formulas/metrics.py on the resampled runs.
 
     A replicate with multiplicities W[b, ·] over ``case_universe(subjects)`` gives each
-    run of case j the weight W[b, j]. With c the integer confidence, k = 2·correctness
-    and N = Σ_j W[b, j] · runs_j (all sums weighted likewise):
-    s̄ = Σ clipped / N; BS = Σ (c − 50k)² / (10000·N);
-    ECE = Σ_m |Σ_{r∈B_m} (c − 50k)| / (100·N);
-    Q_final = (α · 12·#Pass + (1 − α) · Σ clipped) / (12·N), i.e. α·P + (1 − α)·s̄/12.
-    Every numerator and denominator is an exact integer (int64 matrix product), so s̄,
+    run of case j the weight W[b, j]. With c the integer confidence, q = 4·correctness,
+    h = 2·clipped (integers: a consolidated run's values are quarters and halves) and
+    N = Σ_j W[b, j] · runs_j (all sums weighted likewise):
+    s̄ = Σ h / (2·N); BS = Σ (c − 25q)² / (10000·N);
+    ECE = Σ_m |Σ_{r∈B_m} (c − 25q)| / (100·N);
+    Q_final = (α · 24·#Pass + (1 − α) · Σ h) / (24·N), i.e. α·P + (1 − α)·s̄/12.
+    (With whole clipped scores these are the same correctly rounded floats as with
+    Σ clipped / N: doubling a float is exact.) Every numerator and denominator is an
+    exact integer (int64 matrix product), so s̄,
     BS and ECE are the correctly rounded values, equal to metrics.py's own; so is
     Q_final whenever α·12·#Pass and (1 − α)·Σclipped are exact in float64 (α = 0.5 and
     other short binary fractions), and within a few ulps otherwise. A replicate where N
@@ -335,9 +342,9 @@ def replicate_metrics(
         passes = totals[:, :, _PASSES]
         gap_sum = np.abs(totals[:, :, 4:]).sum(axis=2)
         block = {
-            "mean_clipped_score": clipped / runs,
-            "q_final": (alpha * (MAX_RAW_SCORE * passes) + (1 - alpha) * clipped)
-            / (MAX_RAW_SCORE * runs),
+            "mean_clipped_score": clipped / (2 * runs),
+            "q_final": (alpha * (2 * MAX_RAW_SCORE * passes) + (1 - alpha) * clipped)
+            / (2 * MAX_RAW_SCORE * runs),
             "brier": totals[:, :, _SQUARES] / (10000 * runs),
             "ece": gap_sum / (100 * runs),
         }

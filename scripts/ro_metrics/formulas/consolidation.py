@@ -1,0 +1,318 @@
+"""Two reviewers and an arbiter (shared/spec/multi-reviewer.md, Consolidation): the
+divergence rules, the agreed value of two primaries and the decision for a run, one
+small pure function each.
+
+Which scoring of a run is a primary and which the arbiter, and whether the reviewers
+may act so, is the corpus layer's (corpus/reviewers.py); here the roles are given.
+"""
+
+from typing import NamedTuple
+
+from ro_metrics.contracts.records import (
+    ConsolidatedRun,
+    CoverageRow,
+    PendingRun,
+    PublicGold,
+    ReviewPair,
+    ScoredRun,
+)
+from ro_metrics.contracts.vocabulary import family_of, newest_timestamp
+from ro_metrics.formulas import metrics as cm
+
+# The divergence rules (multi-reviewer.md's table), by the names the policy and
+# review_pairs.json use.
+CLASSIFICATION = "classification"  # class differs
+CRITICAL_FAIL = "critical_fail"  # critical-fail presence differs
+RAW_SCORE = "raw_score"  # |Δ raw score| > k
+CRITERION_0_VS_2 = "criterion_0_vs_2"  # a criterion scored 0 by one and 2 by the other
+CORRECTNESS = "correctness"  # correctness differs by more than 0.5
+DIVERGENCE_RULES = (CLASSIFICATION, CRITICAL_FAIL, RAW_SCORE, CRITERION_0_VS_2, CORRECTNESS)
+# Under agreed value `arbiter`: any numeric difference needs the arbiter.
+NUMERIC_DIFFERENCE = "numeric_difference"
+
+MEAN, ARBITER_DECIDES, UNION = "mean", "arbiter", "union"
+AGREED_VALUES = (MEAN, ARBITER_DECIDES)
+CRITICAL_FAIL_MODES = (ARBITER_DECIDES, UNION)
+
+# ConsolidatedRun.method
+SINGLE, MEAN_OF_PRIMARIES, ARBITER = "single", "mean_of_primaries", "arbiter"
+# PendingRun.status
+PENDING_ARBITRATION = "pending_arbitration"
+AWAITING_SECOND_REVIEW = "awaiting_second_review"
+# ReviewPair.decision
+DECIDED_BY_MEAN, DECIDED_BY_ARBITER = "mean", "arbiter"
+
+
+class ReviewPolicy(NamedTuple):
+    """The review policy of a run (system/rubric/<version>/review_policy.yaml and the
+    configuration's overrides)."""
+
+    reviewers_per_run: int  # 1 or 2
+    divergence_rules: tuple[str, ...]  # of DIVERGENCE_RULES
+    raw_score_threshold: int  # k of |Δ raw score| > k
+    agreed_value: str  # "mean" or "arbiter"
+    critical_fails: str  # "arbiter" or "union"
+
+
+def exact_number(value: float) -> int | float:
+    """A consolidated value as it is written: an int when integral (9, not 9.0), else
+    the exact half or quarter (8.5)."""
+    return int(value) if value == int(value) else value
+
+
+def mean_of_two(a: float, b: float) -> int | float:
+    """agreed value = (primary_a + primary_b) / 2 (a half, or a quarter for correctness)."""
+    return exact_number((a + b) / 2)
+
+
+def scoring_class(run: ScoredRun, gold: PublicGold) -> str:
+    """A scoring's class by the v1.0 rules: classify(min(raw_score, ceiling), floor,
+    critical fail, recoverable fail)."""
+    clipped = cm.clipped_score(cm.raw_score(run.criterion_scores), gold.rubric_ceiling)
+    severities = run.fail_severities
+    return cm.classify(
+        clipped,
+        gold.rubric_floor,
+        cm.has_critical_fail(severities),
+        cm.has_recoverable_fail(severities),
+    )
+
+
+def fired_rules(a: ScoredRun, b: ScoredRun, gold: PublicGold, policy: ReviewPolicy) -> list[str]:
+    """The divergence rules of the policy that two primaries' scorings fire, in
+    DIVERGENCE_RULES order (then numeric_difference):
+    class differs; critical-fail presence differs; |Δ raw score| > k; a criterion 0 vs
+    2; |Δ correctness| > 0.5; under agreed value `arbiter`, any numeric difference."""
+    checks = {
+        CLASSIFICATION: scoring_class(a, gold) != scoring_class(b, gold),
+        CRITICAL_FAIL: cm.has_critical_fail(a.fail_severities)
+        != cm.has_critical_fail(b.fail_severities),
+        RAW_SCORE: abs(cm.raw_score(a.criterion_scores) - cm.raw_score(b.criterion_scores))
+        > policy.raw_score_threshold,
+        CRITERION_0_VS_2: any(
+            {x, y} == {0, 2} for x, y in zip(a.criterion_scores, b.criterion_scores, strict=True)
+        ),
+        CORRECTNESS: abs(a.correctness - b.correctness) > 0.5,
+    }
+    fired = [rule for rule in DIVERGENCE_RULES if rule in policy.divergence_rules and checks[rule]]
+    # "critical fails: arbiter decides": a critical-fail disagreement always goes to the
+    # arbiter, whether or not the rule is listed.
+    if (
+        policy.critical_fails == ARBITER_DECIDES
+        and checks[CRITICAL_FAIL]
+        and CRITICAL_FAIL not in fired
+    ):
+        fired.insert(1 if CLASSIFICATION in fired else 0, CRITICAL_FAIL)
+    if policy.agreed_value == ARBITER_DECIDES and (
+        a.criterion_scores != b.criterion_scores or a.correctness != b.correctness
+    ):
+        fired.append(NUMERIC_DIFFERENCE)
+    return fired
+
+
+def needs_arbiter(fired: list[str], policy: ReviewPolicy) -> bool:
+    """A run needs the arbiter when a fired rule is one the agreed value cannot settle:
+    every rule, except a critical-fail disagreement under `union` (the fail stands)."""
+    settled = {CRITICAL_FAIL} if policy.critical_fails == UNION else set()
+    return any(rule not in settled for rule in fired)
+
+
+def agreed_run(a: ScoredRun, b: ScoredRun) -> ConsolidatedRun:
+    """Two agreeing primaries' run: each criterion score and the correctness are the
+    means of theirs (raw score = Σ means, a half at most); the fails are the union of
+    theirs (critical fails are identical unless `union` settled them; a recoverable
+    fail either raised stands, which keeps the class the v1.0 rules give the mean equal
+    to the primaries' common class)."""
+    first, second = sorted((a, b), key=lambda run: run.reviewer_id)
+    return ConsolidatedRun(
+        a.subject_id,
+        a.subject_version,
+        a.case_id,
+        a.run_id,
+        MEAN_OF_PRIMARIES,
+        f"{first.reviewer_id}+{second.reviewer_id}",
+        [first.reviewer_id, second.reviewer_id],
+        "",
+        newest_timestamp([a.scoring_timestamp_utc, b.scoring_timestamp_utc]),
+        [
+            mean_of_two(x, y)
+            for x, y in zip(first.criterion_scores, second.criterion_scores, strict=True)
+        ],
+        sorted(set(a.fail_severities) | set(b.fail_severities)),
+        a.reported_confidence,
+        float(mean_of_two(a.correctness, b.correctness)),
+    )
+
+
+def scoring_as_run(
+    scoring: ScoredRun, method: str, primary_ids: list[str], arbiter_id: str = ""
+) -> ConsolidatedRun:
+    """A run whose one scoring counts whole: the single reviewer's, or the arbiter's
+    (never averaged with the primaries)."""
+    return ConsolidatedRun(
+        scoring.subject_id,
+        scoring.subject_version,
+        scoring.case_id,
+        scoring.run_id,
+        method,
+        scoring.reviewer_id,
+        sorted(primary_ids),
+        arbiter_id,
+        scoring.scoring_timestamp_utc,
+        list(scoring.criterion_scores),
+        list(scoring.fail_severities),
+        scoring.reported_confidence,
+        float(scoring.correctness),
+    )
+
+
+class Outcome(NamedTuple):
+    """What the consolidation makes of one run: the run the metrics count or the run
+    pending, and (with two primaries) the pair for the agreement statistics."""
+
+    run: ConsolidatedRun | None
+    pending: PendingRun | None
+    pair: ReviewPair | None
+    arbiter_without_divergence: bool  # an error: the arbiter scored an agreeing run
+
+
+def review_pair(
+    a: ScoredRun,
+    b: ScoredRun,
+    gold: PublicGold,
+    fired: list[str],
+    arbiter: ScoredRun | None,
+    decision,
+) -> ReviewPair:
+    """The unit of the agreement statistics: the two primaries as scored, by id, with
+    the arbiter's id and class when an arbiter decided (never averaged into them)."""
+    first, second = sorted((a, b), key=lambda run: run.reviewer_id)
+    return ReviewPair(
+        a.subject_id,
+        a.subject_version,
+        a.case_id,
+        family_of(a.case_id),
+        a.run_id,
+        first.reviewer_id,
+        second.reviewer_id,
+        scoring_class(first, gold),
+        scoring_class(second, gold),
+        list(first.criterion_scores),
+        list(second.criterion_scores),
+        cm.raw_score(first.criterion_scores),
+        cm.raw_score(second.criterion_scores),
+        float(first.correctness),
+        float(second.correctness),
+        cm.has_critical_fail(first.fail_severities),
+        cm.has_critical_fail(second.fail_severities),
+        fired,
+        arbiter.reviewer_id if arbiter else "",
+        decision,
+        scoring_class(arbiter, gold) if arbiter and decision == DECIDED_BY_ARBITER else "",
+    )
+
+
+def consolidate_run(
+    primaries: list[ScoredRun], arbiter: ScoredRun | None, gold: PublicGold, policy: ReviewPolicy
+) -> Outcome:
+    """One run of a double review (one or two primaries, at most one arbiter):
+    two agreeing primaries → their mean; divergent with an arbiter → the arbiter's
+    scoring whole; divergent without → pending arbitration; one primary → awaiting
+    its second review."""
+    if len(primaries) == 1:
+        (only,) = primaries
+        pending = PendingRun(
+            only.subject_id,
+            only.subject_version,
+            only.case_id,
+            only.run_id,
+            AWAITING_SECOND_REVIEW,
+            [only.reviewer_id],
+            [],
+            False,
+        )
+        return Outcome(None, pending, None, arbiter is not None)
+    a, b = primaries
+    fired = fired_rules(a, b, gold, policy)
+    ids = sorted([a.reviewer_id, b.reviewer_id])
+    if not needs_arbiter(fired, policy):
+        pair = review_pair(a, b, gold, fired, None, DECIDED_BY_MEAN)
+        return Outcome(agreed_run(a, b), None, pair, arbiter is not None)
+    if arbiter is not None:
+        pair = review_pair(a, b, gold, fired, arbiter, DECIDED_BY_ARBITER)
+        return Outcome(
+            scoring_as_run(arbiter, ARBITER, ids, arbiter.reviewer_id), None, pair, False
+        )
+    critical = cm.has_critical_fail(a.fail_severities) != cm.has_critical_fail(b.fail_severities)
+    pending = PendingRun(
+        a.subject_id,
+        a.subject_version,
+        a.case_id,
+        a.run_id,
+        PENDING_ARBITRATION,
+        ids,
+        fired,
+        critical,
+    )
+    return Outcome(None, pending, review_pair(a, b, gold, fired, None, PENDING_ARBITRATION), False)
+
+
+def pending_counts(pending: list[dict[str, str]]) -> dict[tuple[str, str], list]:
+    """Per (subject_id, subject_version), from pending_runs.csv's rows: [runs pending
+    arbitration, runs awaiting their second review, a critical-fail disagreement among
+    the pending]."""
+    counts = {}
+    for run in pending:
+        found = counts.setdefault((run["subject_id"], run["subject_version"]), [0, 0, False])
+        found[run["status"] == AWAITING_SECOND_REVIEW] += 1
+        found[2] = found[2] or run["critical_disagreement"] == "True"
+    return counts
+
+
+def coverage_with_reviews(rows: list[CoverageRow], pending: list[dict[str, str]]) -> list[list]:
+    """coverage.csv under double review (tables.COVERAGE_REVIEW_COLUMNS): n_scored counts
+    the runs in R only; n_pending_arbitration and n_awaiting_second_review the scored
+    runs left out of R for their review, so that n_responses = n_scored + n_unscored +
+    n_pending_arbitration + n_awaiting_second_review."""
+    counts = pending_counts(pending)
+    out = []
+    for row in rows:
+        n_pending, n_awaiting, _ = counts.get((row.subject_id, row.subject_version), (0, 0, 0))
+        out.append(
+            [
+                row.subject_id,
+                row.subject_version,
+                row.n_responses,
+                row.n_scored - n_pending - n_awaiting,
+                row.n_unscored,
+                n_pending,
+                n_awaiting,
+                *row[5:],
+            ]
+        )
+    return out
+
+
+def with_pending_counts(
+    rows: list[list], keys: list[tuple[str, str]], pending: list[dict[str, str]]
+) -> list[list]:
+    """leaderboard.csv's rows (keys: each row's subject_id, subject_version) with the
+    version's pending counts and whether a critical-fail disagreement of it is pending
+    arbitration (tables.LEADERBOARD_REVIEW_COLUMNS): the version's status may change
+    when the arbiter decides."""
+    counts = pending_counts(pending)
+    return [[*row, *counts.get(key, (0, 0, False))] for row, key in zip(rows, keys, strict=True)]
+
+
+def counted_scorings(consolidated: list[dict[str, str]]) -> set[tuple[str, str, str, str]]:
+    """(subject_id, case_id, run_id, reviewer_id) of every scoring that counts, from
+    per_run_consolidated.csv's rows: the single one, both primaries of a mean, or the
+    arbiter."""
+    counted = set()
+    for row in consolidated:
+        run = (row["subject_id"], row["case_id"], row["run_id"])
+        reviewers = (
+            [row["arbiter_id"]] if row["method"] == ARBITER else row["primary_ids"].split(";")
+        )
+        counted.update((*run, reviewer) for reviewer in reviewers)
+    return counted

@@ -1,0 +1,392 @@
+"""Two reviewers and an arbiter (multi-reviewer.md): each consolidation outcome, each
+error of the reviews, the review policy, and the formulas on a half and a quarter.
+Every expected value is worked by hand in the comment beside it."""
+
+from pathlib import Path
+
+import pytest
+
+from ro_metrics.contracts.records import PublicGold, ScoredRun
+from ro_metrics.corpus.reviewers import (
+    PolicyError,
+    Reviewer,
+    consolidate,
+    review_policy,
+)
+from ro_metrics.formulas import metrics as cm
+from ro_metrics.formulas.consolidation import (
+    ReviewPolicy,
+    consolidate_run,
+    counted_scorings,
+    coverage_with_reviews,
+)
+from ro_metrics.formulas.per_run import consolidated_rows, per_run_row
+from ro_metrics.formulas.uncertainty import SubjectRuns, replicate_metrics
+
+REPO = Path(__file__).resolve().parents[2]
+POLICY_FILE = REPO / "system/rubric/v1.0/review_policy.yaml"
+DEFAULT = ReviewPolicy(
+    2,
+    ("classification", "critical_fail", "raw_score", "criterion_0_vs_2", "correctness"),
+    2,
+    "mean",
+    "arbiter",
+)
+# An Ambiguous case: floor 4, ceiling 9.
+AMBIGUOUS = PublicGold("FOUL", "Ambiguous", 4, 9)
+CLOSED = PublicGold("FOUL", "Closed", 4, 12)
+CASE, SUBJECT, VERSION, RUN = "RO-FOUL-001", "atlas-7b", "atlas-7b-v1", "run-2026-05-12-001"
+REGISTRY = {
+    "R01": Reviewer("R01", frozenset({"primary"}), "", ""),
+    "R02": Reviewer("R02", frozenset({"primary", "arbiter"}), "", ""),
+    "R03": Reviewer("R03", frozenset({"primary"}), "", ""),
+    "R04": Reviewer("R04", frozenset({"arbiter"}), "", "2026-05-31"),
+}
+
+
+def scoring(reviewer, scores, correctness=1.0, fails=(), hour=10, day=13, run_id=RUN):
+    return ScoredRun(
+        SUBJECT,
+        VERSION,
+        CASE,
+        run_id,
+        reviewer,
+        f"2026-05-{day:02d}T{hour:02d}:00:00Z",
+        list(scores),
+        sorted(fails),
+        60,
+        correctness,
+    )
+
+
+def path(reviewer, run_id=RUN):
+    return f"scoring/v1.0/{SUBJECT}/{CASE}__{run_id}__eval-{reviewer}.json"
+
+
+def test_two_agreeing_primaries_are_averaged_and_classed_from_the_clipped_mean():
+    # R01: raw 2+2+2+2+1+1 = 10, R02: raw 9; both clipped to the ceiling 9 → Conditional
+    # (9 ≥ 7, ≥ floor 4). |Δraw| = 1 ≤ 2, no criterion 0 vs 2, |Δcorrectness| = 0.5 is
+    # not > 0.5: agreed. Means: criteria 2,2,2,1.5,1,1 (raw 9.5), correctness 0.75;
+    # clipped = min(9.5, 9) = 9 → Conditional.
+    a = scoring("R01", [2, 2, 2, 2, 1, 1], 1.0)
+    b = scoring("R02", [2, 2, 2, 1, 1, 1], 0.5, hour=11)
+    outcome = consolidate_run([a, b], None, AMBIGUOUS, DEFAULT)
+    run = outcome.run
+    assert (run.method, run.reviewer_id, run.primary_ids) == (
+        "mean_of_primaries",
+        "R01+R02",
+        ["R01", "R02"],
+    )
+    assert run.criterion_scores == [2, 2, 2, 1.5, 1, 1]
+    assert run.correctness == 0.75
+    assert run.scoring_timestamp_utc == "2026-05-13T11:00:00Z"  # the newer of the two
+    row = per_run_row(run, AMBIGUOUS, "FOUL")
+    assert row[9:14] == [9.5, 9, False, False, "Conditional"]
+    assert row[16] == 0.75
+    assert outcome.pair.divergent == [] and outcome.pair.decision == "mean"
+    assert (outcome.pair.raw_score_a, outcome.pair.raw_score_b) == (10, 9)
+
+
+def test_a_half_raw_score_under_the_ceiling_stays_a_half():
+    # R01 raw 9, R02 raw 8 on a Closed case (ceiling 12): mean 8.5, clipped 8.5 →
+    # Conditional; written 8.5 in the consolidated table, 9 (not 9.0) when integral.
+    a = scoring("R01", [2, 2, 2, 1, 1, 1])
+    b = scoring("R03", [2, 2, 1, 1, 1, 1], hour=11)
+    c = scoring("R02", [2, 2, 2, 1, 1, 1], run_id="run-2026-05-12-002")
+    d = scoring("R03", [2, 2, 2, 1, 1, 1], hour=11, run_id="run-2026-05-12-002")
+    runs = [consolidate_run([a, b], None, CLOSED, DEFAULT).run]
+    runs.append(consolidate_run([c, d], None, CLOSED, DEFAULT).run)
+    rows = consolidated_rows(runs, {CASE: CLOSED})
+    assert rows[0][5:8] == ["mean_of_primaries", "R01;R03", ""]
+    assert rows[0][10:15] == [8.5, 8.5, False, False, "Conditional"]
+    assert rows[1][10:12] == [9, 9] and isinstance(rows[1][10], int)
+
+
+def test_a_divergent_run_takes_the_arbiters_scoring_whole():
+    # R01 raw 11 (Pass), R02 raw 6 (Fail, < 7): class differs and |Δraw| = 5 > 2.
+    # The arbiter's scoring (raw 6, correctness 0.5) is the run's, never averaged.
+    a = scoring("R01", [2, 2, 2, 2, 2, 1])
+    b = scoring("R02", [1, 1, 1, 1, 1, 1], 0.0, hour=11)
+    arbiter = scoring("R04", [1, 1, 1, 1, 1, 1], 0.5, day=14)
+    outcome = consolidate_run([a, b], arbiter, CLOSED, DEFAULT)
+    run = outcome.run
+    assert (run.method, run.reviewer_id, run.arbiter_id) == ("arbiter", "R04", "R04")
+    assert run.criterion_scores == [1, 1, 1, 1, 1, 1] and run.correctness == 0.5
+    # |1 − 0| = 1 > 0.5 fires the correctness rule too.
+    assert outcome.pair.divergent == ["classification", "raw_score", "correctness"]
+    assert (outcome.pair.decision, outcome.pair.arbiter_id) == ("arbiter", "R04")
+
+
+def test_a_divergent_run_without_arbiter_is_pending():
+    # R01 has a 0 where R02 has a 2 (rule criterion_0_vs_2); raws 8 and 9, both
+    # Conditional: only that rule fires.
+    a = scoring("R01", [0, 2, 2, 2, 1, 1])
+    b = scoring("R02", [2, 2, 1, 1, 1, 2], hour=11)
+    outcome = consolidate_run([a, b], None, CLOSED, DEFAULT)
+    assert outcome.run is None
+    assert outcome.pending.status == "pending_arbitration"
+    assert outcome.pending.divergent == ["criterion_0_vs_2"]
+    assert outcome.pending.critical_disagreement is False
+    assert outcome.pair.decision == "pending_arbitration"
+
+
+def test_one_primary_awaits_its_second_review():
+    outcome = consolidate_run([scoring("R01", [2] * 6)], None, CLOSED, DEFAULT)
+    assert outcome.run is None and outcome.pair is None
+    assert (outcome.pending.status, outcome.pending.primary_ids) == (
+        "awaiting_second_review",
+        ["R01"],
+    )
+
+
+def test_critical_fails_union_against_arbiter():
+    # Both raw 6 → Fail (6 < 7) with or without the fail: the class agrees; only the
+    # critical-fail presence differs.
+    a = scoring("R01", [1] * 6, fails=["critical"])
+    b = scoring("R02", [1] * 6, hour=11)
+    arbiter_mode = consolidate_run([a, b], None, CLOSED, DEFAULT)
+    assert arbiter_mode.pending.divergent == ["critical_fail"]
+    assert arbiter_mode.pending.critical_disagreement is True
+    union = consolidate_run([a, b], None, CLOSED, DEFAULT._replace(critical_fails="union"))
+    assert union.run.method == "mean_of_primaries"
+    assert union.run.fail_severities == ["critical"]  # the fail R01 raised stands
+    assert per_run_row(union.run, CLOSED, "FOUL")[11] is True
+    # Recorded as a divergence for the agreement statistics, decided without arbiter.
+    assert (union.pair.divergent, union.pair.decision) == (["critical_fail"], "mean")
+
+
+def test_arbiter_decides_a_critical_fail_disagreement_even_without_its_rule():
+    a = scoring("R01", [1] * 6, fails=["critical"])
+    b = scoring("R02", [1] * 6, hour=11)
+    policy = DEFAULT._replace(divergence_rules=("raw_score",))
+    assert consolidate_run([a, b], None, CLOSED, policy).pending.divergent == ["critical_fail"]
+
+
+def test_agreed_value_arbiter_sends_any_numeric_difference_to_the_arbiter():
+    a = scoring("R01", [2, 2, 2, 1, 1, 1])
+    b = scoring("R02", [2, 2, 1, 1, 1, 1], hour=11)
+    policy = DEFAULT._replace(agreed_value="arbiter")
+    assert consolidate_run([a, b], None, CLOSED, policy).pending.divergent == ["numeric_difference"]
+    same = consolidate_run([a, a._replace(reviewer_id="R02")], None, CLOSED, policy)
+    assert same.run.criterion_scores == [2, 2, 2, 1, 1, 1]
+
+
+def problems_of(runs, reviewers=REGISTRY, policy=DEFAULT, golds=None, **options):
+    result = consolidate(runs, golds or {CASE: CLOSED}, reviewers, policy, "v1.0", **options)
+    return [tuple(problem) for problem in result.problems], result
+
+
+def test_three_primaries():
+    runs = [
+        scoring("R01", [2] * 6),
+        scoring("R02", [2] * 6, hour=11),
+        scoring("R03", [2] * 6, hour=12),
+    ]
+    problems, _ = problems_of(runs)
+    assert len(problems) == 1
+    assert problems[0][0] == path("R03")
+    assert problems[0][1].startswith("three primaries: R03 made the run's third scoring")
+
+
+def test_a_reviewer_with_both_roles_is_the_arbiter_when_third():
+    # R02 scores last on a divergent run (raw 12 vs 6): the arbiter, no problem.
+    runs = [
+        scoring("R01", [2] * 6),
+        scoring("R03", [1] * 6, hour=11),
+        scoring("R02", [1] * 6, day=14),
+    ]
+    problems, result = problems_of(runs)
+    assert problems == []
+    assert result.consolidation.runs[0].arbiter_id == "R02"
+    assert result.consolidation.runs[0].primary_ids == ["R01", "R03"]
+
+
+def test_the_same_reviewer_twice_and_an_arbiter_who_is_a_primary():
+    # File names carry the reviewer id, so two scorings by one reviewer cannot share a
+    # folder; the rule is checked on the records all the same.
+    twice = [scoring("R01", [2] * 6), scoring("R01", [2] * 6, hour=11)]
+    problems, _ = problems_of(twice)
+    assert problems == [
+        (path("R01"), f"the same reviewer R01 scored this run twice (also {path('R01')})")
+    ]
+    third = [
+        scoring("R01", [2] * 6),
+        scoring("R02", [1] * 6, hour=11),
+        scoring("R02", [1] * 6, day=14),
+    ]
+    messages = [message for _, message in problems_of(third)[0]]
+    assert "arbiter R02 is one of the run's primaries" in messages
+
+
+def test_an_unregistered_reviewer_and_one_outside_its_roles_or_dates():
+    runs = [scoring("R09", [2] * 6), scoring("R04", [2] * 6, hour=11)]
+    problems, _ = problems_of(runs)
+    assert problems == [
+        (
+            path("R04"),
+            "reviewer R04 acts as a primary (one of the run's first two scorings by time) "
+            "but is registered as arbiter only",
+        ),
+        (path("R09"), "reviewer_id 'R09' is not registered in subjects/reviewers.yaml"),
+    ]
+    late = [
+        scoring("R01", [2] * 6),
+        scoring("R02", [1] * 6, hour=11),
+        scoring("R04", [1] * 6, day=31, hour=23),
+    ]
+    assert problems_of(late)[0] == []
+    later = [
+        scoring("R01", [2] * 6),
+        scoring("R02", [1] * 6, hour=11),
+        scoring("R04", [1] * 6, day=14)._replace(scoring_timestamp_utc="2026-06-01T00:00:00Z"),
+    ]
+    assert problems_of(later)[0] == [
+        (
+            path("R04"),
+            "reviewer R04 scored on 2026-06-01, outside its active period (… to 2026-05-31) "
+            "in subjects/reviewers.yaml",
+        )
+    ]
+
+
+def test_an_arbiter_on_a_run_that_is_not_divergent():
+    runs = [
+        scoring("R01", [2] * 6),
+        scoring("R02", [2] * 6, hour=11),
+        scoring("R04", [2] * 6, day=14),
+    ]
+    problems, result = problems_of(runs)
+    assert problems == [
+        (
+            path("R04"),
+            "arbiter R04 scored a run that is not divergent (the primaries R01 and R02 "
+            "need no arbiter under the review policy)",
+        )
+    ]
+    assert result.consolidation.runs == []
+
+
+def test_every_problem_of_several_runs_in_one_result():
+    runs = [
+        scoring("R09", [2] * 6),
+        scoring("R01", [2] * 6, run_id="run-2026-05-12-002"),
+        scoring("R02", [2] * 6, hour=11, run_id="run-2026-05-12-002"),
+        scoring("R03", [2] * 6, hour=12, run_id="run-2026-05-12-002"),
+    ]
+    problems, _ = problems_of(runs)
+    assert [p for p, _ in problems] == [path("R09"), path("R03", "run-2026-05-12-002")]
+
+
+def test_one_reviewer_per_run_needs_no_registry_and_double_review_does():
+    single = DEFAULT._replace(reviewers_per_run=1)
+    problems, result = problems_of(
+        [scoring("R07", [2] * 6)], reviewers=None, policy=single, registry_missing=True
+    )
+    assert problems == []
+    assert result.consolidation.runs[0].method == "single"
+    assert result.pairs == []
+    problems, _ = problems_of([scoring("R01", [2] * 6)], reviewers=None, registry_missing=True)
+    assert problems == [
+        (
+            "subjects/reviewers.yaml",
+            "file is missing: with reviewers_per_run 2 every reviewer must be registered "
+            "with its roles",
+        )
+    ]
+
+
+def test_pending_runs_are_errors_only_under_strict():
+    problems, result = problems_of([scoring("R01", [2] * 6)])
+    assert problems == []
+    assert [tuple(p) for p in result.pending] == [
+        (path("R01"), "the run awaits its second review (strict mode)")
+    ]
+
+
+def test_the_policy_of_v1_and_its_overrides():
+    assert review_policy(POLICY_FILE, {}) == DEFAULT._replace(reviewers_per_run=1)
+    assert review_policy(POLICY_FILE, {"reviewers_per_run": 2, "strict": True}) == DEFAULT
+    overridden = review_policy(
+        POLICY_FILE,
+        {
+            "reviewers_per_run": 2,
+            "divergence_rules": "raw_score, classification",
+            "critical_fails": "union",
+        },
+    )
+    assert overridden.divergence_rules == ("classification", "raw_score")
+    assert overridden.critical_fails == "union"
+    assert review_policy(POLICY_FILE, {"divergence_rules": "none"}).divergence_rules == ()
+    with pytest.raises(PolicyError, match="unknown rule"):
+        review_policy(POLICY_FILE, {"divergence_rules": ["class"]})
+
+
+def test_coverage_counts_and_the_scorings_that_count():
+    from ro_metrics.contracts.records import CoverageRow
+
+    rows = [CoverageRow(SUBJECT, VERSION, 10, 8, 2, "", "", "", "")]
+    pending = [
+        {
+            "subject_id": SUBJECT,
+            "subject_version": VERSION,
+            "status": "pending_arbitration",
+            "critical_disagreement": "True",
+        },
+        {
+            "subject_id": SUBJECT,
+            "subject_version": VERSION,
+            "status": "awaiting_second_review",
+            "critical_disagreement": "False",
+        },
+    ]
+    # 8 scored runs, 2 of them pending: 6 in R; 6 + 2 unscored + 1 + 1 = 10 responses.
+    assert coverage_with_reviews(rows, pending) == [
+        [SUBJECT, VERSION, 10, 6, 2, 1, 1, "", "", "", ""]
+    ]
+    consolidated = [
+        {
+            "subject_id": "s",
+            "case_id": "c",
+            "run_id": "r1",
+            "method": "mean_of_primaries",
+            "primary_ids": "R01;R02",
+            "arbiter_id": "",
+        },
+        {
+            "subject_id": "s",
+            "case_id": "c",
+            "run_id": "r2",
+            "method": "arbiter",
+            "primary_ids": "R01;R03",
+            "arbiter_id": "R04",
+        },
+    ]
+    assert counted_scorings(consolidated) == {
+        ("s", "c", "r1", "R01"),
+        ("s", "c", "r1", "R02"),
+        ("s", "c", "r2", "R04"),
+    }
+
+
+def test_metrics_on_a_half_clipped_score_and_a_quarter_correctness():
+    # Brier of (confidence 50, correctness 0.75): (0.5 − 0.75)² = 0.0625; with (80, 1):
+    # (0.8 − 1)² = 0.04; mean 0.05125. ECE: both in different bins, |0.5 − 0.75| +
+    # |0.8 − 1| = 0.45 over 2 runs = 0.225. Mean clipped (8.5 + 9) / 2 = 8.75.
+    assert cm.brier_score([50, 80], [0.75, 1.0]) == 0.05125
+    assert cm.expected_calibration_error([50, 80], [0.75, 1.0]) == 0.225
+    assert cm.mean_clipped_score([8.5, 9]) == 8.75
+    # Q_final, α = 0.5, no pass: 0.5 · 0 + 0.5 · 8.75 / 12 = 0.364583… = 35/96.
+    assert cm.q_final(["Conditional", "Conditional"], [8.5, 9], 0.5) == 35 / 96
+    with pytest.raises(ValueError, match="correctness"):
+        cm.brier_score([50], [0.3])
+    # The bootstrap's replicate of the identity draw gives the same values.
+    subject = SubjectRuns(
+        SUBJECT, VERSION, ["c1", "c2"], ["Conditional"] * 2, [8.5, 9], [50, 80], [0.75, 1.0], True
+    )
+    import numpy as np
+
+    values = replicate_metrics([subject], 0.5, np.array([[1, 1]])).values
+    assert values["mean_clipped_score"][0, 0] == 8.75
+    assert values["brier"][0, 0] == 0.05125
+    assert values["ece"][0, 0] == 0.225
+    assert values["q_final"][0, 0] == 35 / 96

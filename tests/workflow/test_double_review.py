@@ -1,0 +1,144 @@
+"""The workflow on the double-reviewed demo corpus (make_demo_corpus.py --double-review,
+reviewers_per_run=2): what it publishes, and what one added arbiter's scoring reruns."""
+
+import json
+import subprocess
+import sys
+from collections import Counter
+
+from ro_metrics.contracts.tables import (
+    CONSOLIDATED_COLUMNS,
+    COVERAGE_REVIEW_COLUMNS,
+    LEADERBOARD_REVIEW_COLUMNS,
+    PENDING_COLUMNS,
+)
+from workflow_runs import ONE_PARTITION, REPO, Plan, read_csv, run_workflow, workflow_copy
+
+# A new scoring reruns its partition's load, the consolidation and what follows.
+RERUN = {"load_partition", "consolidation", "cross_check", "per_run", "metrics_per_subject"}
+RERUN |= {"metrics_per_family", "uncertainty", "publish", "all"}
+
+
+def scorings_per_run(corpus) -> Counter:
+    """(subject folder, case__run) → its scoring files, counted from the file names: an
+    independent count of what the consolidation must make of each run."""
+    return Counter(
+        (path.parent.name, path.name.split("__eval-")[0])
+        for path in (corpus / "scoring/v1.0").glob("*/*.json")
+    )
+
+
+def test_double_reviewed_demo_and_an_added_arbiter(tmp_path):
+    workdir = workflow_copy(tmp_path / "workflow")
+    corpus = tmp_path / "corpus"
+    generator = REPO / "scripts/tools/make_demo_corpus.py"
+    subprocess.run([sys.executable, generator, corpus, "--double-review"], check=True)
+    results = workdir / "results"
+    config = {"corpus": corpus, "results": results, "reviewers_per_run": 2, **ONE_PARTITION}
+    run = run_workflow(workdir, **config)
+    assert run.returncode == 0, run.output
+
+    per_run_files = scorings_per_run(corpus)
+    by_count = Counter(per_run_files.values())
+    consolidated = read_csv(results / "per_run_consolidated.csv")
+    pending = read_csv(results / "pending_runs.csv")
+    assert list(consolidated[0]) == CONSOLIDATED_COLUMNS
+    assert list(pending[0]) == PENDING_COLUMNS
+    methods = Counter(row["method"] for row in consolidated)
+    statuses = Counter(row["status"] for row in pending)
+    # Three files: two primaries and an arbiter; one file: awaiting its second review;
+    # two: the mean of agreeing primaries, or pending arbitration.
+    assert methods["arbiter"] == by_count[3] > 0
+    assert statuses["awaiting_second_review"] == by_count[1] > 0
+    assert methods["mean_of_primaries"] + statuses["pending_arbitration"] == by_count[2]
+    assert methods["mean_of_primaries"] > 0 and statuses["pending_arbitration"] > 0
+    assert set(methods) == {"arbiter", "mean_of_primaries"}
+    # per_run.csv keeps a row per scoring; the metrics count one per consolidated run.
+    assert len(read_csv(results / "per_run.csv")) == sum(per_run_files.values())
+    subjects = read_csv(results / "metrics_per_subject.csv")
+    assert sum(int(row["n_runs"]) for row in subjects) == len(consolidated)
+
+    coverage = read_csv(results / "coverage.csv")
+    assert list(coverage[0]) == COVERAGE_REVIEW_COLUMNS
+    assert (
+        sum(int(row["n_pending_arbitration"]) for row in coverage)
+        == statuses["pending_arbitration"]
+    )
+    for row in coverage:
+        parts = ["n_scored", "n_unscored", "n_pending_arbitration", "n_awaiting_second_review"]
+        assert int(row["n_responses"]) == sum(int(row[name]) for name in parts)
+    leaderboard = read_csv(results / "leaderboard.csv")
+    assert list(leaderboard[0]) == LEADERBOARD_REVIEW_COLUMNS
+    critical_versions = {
+        row["subject_version"] for row in pending if row["critical_disagreement"] == "True"
+    }
+    assert critical_versions
+    assert {
+        row["subject_version"] for row in leaderboard if row["pending_critical_fail"] == "True"
+    } == critical_versions
+    pairs = json.loads(
+        next((tmp_path / "workflow/.cache").glob("*/consolidated/review_pairs.json")).read_text()
+    )["review_pairs"]
+    assert len(pairs) == by_count[2] + by_count[3]
+
+    # The arbiter R04 scores the first run pending arbitration: its partition, the
+    # consolidation and what follows rerun, nothing else, and the run now counts.
+    target = next(row for row in pending if row["status"] == "pending_arbitration")
+    folder = corpus / "scoring/v1.0" / target["subject_id"]
+    first = target["primary_ids"].split(";")[0]
+    name = f"{target['case_id']}__{target['run_id']}"
+    document = json.loads((folder / f"{name}__eval-{first}.json").read_text("utf-8"))
+    document.update(
+        reviewer_id="R04",
+        evaluation_id=f"eval-{target['case_id']}-{target['run_id']}-R04",
+        scoring_timestamp_utc="2026-06-30T12:00:00Z",
+    )
+    (folder / f"{name}__eval-R04.json").write_text(json.dumps(document), "utf-8")
+    run = run_workflow(workdir, **config)
+    assert run.returncode == 0, run.output
+    assert Plan(run.output).jobs() == dict.fromkeys(RERUN, 1)
+    arbitrated = [
+        row
+        for row in read_csv(results / "per_run_consolidated.csv")
+        if (row["subject_id"], row["case_id"], row["run_id"])
+        == (target["subject_id"], target["case_id"], target["run_id"])
+    ]
+    assert [(row["method"], row["arbiter_id"]) for row in arbitrated] == [("arbiter", "R04")]
+    assert len(read_csv(results / "pending_runs.csv")) == len(pending) - 1
+
+
+def test_review_errors_are_reported_together(tmp_path):
+    # Two errors in two runs, one line each with the file and the rule, one run: a
+    # third primary (R03 is not an arbiter) and an unregistered reviewer.
+    workdir = workflow_copy(tmp_path / "workflow")
+    corpus = tmp_path / "corpus"
+    generator = REPO / "scripts/tools/make_demo_corpus.py"
+    subprocess.run([sys.executable, generator, corpus, "--double-review"], check=True)
+    results = workdir / "results"
+    counts = scorings_per_run(corpus)
+    pair_runs = sorted(run for run, n in counts.items() if n == 2)
+    added = []
+    for (subject, run_name), reviewer in zip(pair_runs[:2], ["R03", "R09"], strict=True):
+        folder = corpus / "scoring/v1.0" / subject
+        existing = sorted(folder.glob(f"{run_name}__eval-*.json"))
+        document = json.loads(existing[0].read_text("utf-8"))
+        if reviewer in {path.name.rsplit("-", 1)[1][:-5] for path in existing}:
+            reviewer = "R05"  # not registered either
+        case_id, run_id = run_name.split("__")
+        document.update(
+            reviewer_id=reviewer,
+            evaluation_id=f"eval-{case_id}-{run_id}-{reviewer}",
+            scoring_timestamp_utc="2026-06-30T12:00:00Z",
+        )
+        path = folder / f"{run_name}__eval-{reviewer}.json"
+        path.write_text(json.dumps(document), "utf-8")
+        added.append((path.relative_to(corpus).as_posix(), reviewer))
+    config = {"corpus": corpus, "results": results, "reviewers_per_run": 2, **ONE_PARTITION}
+    run = run_workflow(workdir, **config)
+    assert run.returncode != 0
+    assert "Traceback" not in run.output
+    for path, _reviewer in added:
+        lines = [line for line in run.output.splitlines() if f"{corpus}/{path}: " in line]
+        assert len(lines) == 1, run.output
+        assert ("three primaries" in lines[0]) or ("is not registered" in lines[0])
+    assert not (results / "per_run.csv").exists()
