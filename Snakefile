@@ -16,6 +16,7 @@ include: "workflow/rules/load.smk"
 include: "workflow/rules/metrics.smk"
 include: "workflow/rules/uncertainty.smk"
 include: "workflow/rules/publish.smk"
+include: "workflow/rules/report.smk"
 include: "workflow/rules/site.smk"
 include: "workflow/rules/snapshot.smk"
 include: "workflow/rules/verify.smk"
@@ -33,6 +34,7 @@ if config["local_aggregates"]:
         metrics_per_family,
         uncertainty,
         publish,
+        findings_report,
         case_pages_and_index,
         site,
         leaderboard,
@@ -44,6 +46,8 @@ rule all:
     default_target: True
     input:
         rules.publish.output,
+        # The findings report (results/findings.md, findings.es.md).
+        rules.findings_report.output,
 
 
 # `snakemake --cores 4 leaderboard`: the published results, leaderboard included
