@@ -40,6 +40,7 @@ from ro_metrics.contracts.tables import (
     read_uncertainty,
 )
 from ro_metrics.formulas.ranking import tie_groups
+from ro_metrics.publishing.report_page import write_report_pages
 from ro_metrics.publishing.site_files import (
     INDEX,
     PageWriter,
@@ -112,6 +113,9 @@ def main(smk) -> None:
         index = render_index(**index_data, matrix_rows=matrix_rows, t=t)
         writer.write(edition_page(INDEX, language_code), "", index.encode("utf-8"))
 
+    # The findings report's page in each edition, from the published Markdown.
+    write_report_pages(writer, code, smk.input.findings_report, version)
+
     written = list(writer.written)
     for path in smk.input.pages:
         writer.adopt(read_page_manifest(path).pages)
@@ -122,8 +126,8 @@ def main(smk) -> None:
     for page in removed:
         log.info("removed: %s", page)
     message = (
-        f"site: {len(written)} of {(len(golds) + 1) * len(EDITIONS)} case pages and "
-        "indexes rewritten, "
+        f"site: {len(written)} of {(len(golds) + 2) * len(EDITIONS)} case pages, "
+        "indexes and report pages rewritten, "
         f"{len(removed)} page(s) removed; {len(writer.pages)} pages in {smk.params.site}"
     )
     log.info(message)

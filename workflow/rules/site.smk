@@ -58,6 +58,8 @@ rule case_pages_and_index:
         uncertainty=rules.publish.output.uncertainty,
         metadata=rules.publish.output.metadata,
         operational=rules.operational.output.per_subject,
+        # The findings report's Markdown, rendered as the report pages.
+        findings_report=rules.findings_report.output,
     output:
         manifest=update(f"{CACHE}/site/site.pages.json"),
     log:
