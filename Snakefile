@@ -19,6 +19,7 @@ include: "workflow/rules/metrics.smk"
 include: "workflow/rules/uncertainty.smk"
 include: "workflow/rules/findings.smk"
 include: "workflow/rules/publish.smk"
+include: "workflow/rules/report.smk"
 include: "workflow/rules/site.smk"
 include: "workflow/rules/snapshot.smk"
 include: "workflow/rules/verify.smk"
@@ -39,6 +40,7 @@ if config["local_aggregates"]:
         uncertainty,
         findings,
         publish,
+        findings_report,
         case_pages_and_index,
         site,
         leaderboard,
@@ -50,6 +52,8 @@ rule all:
     default_target: True
     input:
         rules.publish.output,
+        # The findings report (results/findings.md, findings.es.md).
+        rules.findings_report.output,
 
 
 # `snakemake --cores 4 leaderboard`: the published results, leaderboard included

@@ -45,6 +45,7 @@ from ro_metrics.contracts.tables import (
 from ro_metrics.formulas.ranking import tie_groups
 from ro_metrics.publishing.findings_charts import CHART_STEMS, chart_file
 from ro_metrics.publishing.findings_page import render_findings_page
+from ro_metrics.publishing.report_page import write_report_pages
 from ro_metrics.publishing.site_files import (
     FINDINGS,
     INDEX,
@@ -119,6 +120,8 @@ def main(smk) -> None:
         writer.write(edition_page(INDEX, language_code), "", index.encode("utf-8"))
 
     findings_pages(writer, smk, code, sorted(golds))
+    # The findings report's page in each edition, from the published Markdown.
+    write_report_pages(writer, code, smk.input.findings_report, version)
 
     written = list(writer.written)
     for path in smk.input.pages:
@@ -131,7 +134,7 @@ def main(smk) -> None:
         log.info("removed: %s", page)
     message = (
         f"site: {len(written)} of {(len(golds) + 2) * len(EDITIONS)} case pages, "
-        "findings pages and indexes rewritten, "
+        "findings pages, indexes and report pages rewritten, "
         f"{len(removed)} page(s) removed; {len(writer.pages)} pages in {smk.params.site}"
     )
     log.info(message)

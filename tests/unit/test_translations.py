@@ -43,6 +43,8 @@ CODE = [
     REPO / "scripts/ro_metrics/publishing/site_pages.py",
     REPO / "scripts/ro_metrics/publishing/findings_page.py",
     REPO / "scripts/ro_metrics/publishing/findings_charts.py",
+    REPO / "scripts/ro_metrics/publishing/report_templates.py",
+    REPO / "scripts/ro_metrics/publishing/report_page.py",
 ]
 # Keys the code builds instead of naming them literally.
 BUILT_KEYS = {f"family_{family}" for family in FAMILIES} | {

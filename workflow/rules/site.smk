@@ -61,6 +61,8 @@ rule case_pages_and_index:
         # The findings page's facts and charts (rule findings, published by publish).
         findings=f"{RESULTS}/findings.json",
         charts=[f"{RESULTS}/charts/{name}" for name in FINDINGS_CHARTS],
+        # The findings report's Markdown, rendered as the report pages.
+        findings_report=rules.findings_report.output,
     output:
         manifest=update(f"{CACHE}/site/site.pages.json"),
     log:

@@ -1,0 +1,58 @@
+"""Rule findings_report: the findings report, results/findings.md and findings.es.md.
+
+Renders each language's template (config findings_templates) on the published
+results/findings.json (ro_metrics.publishing.report_templates) and checks its prose for
+typed numbers (ro_metrics.publishing.claims_lint): warnings, or errors with config
+strict=true. Every problem of both editions is reported, one line each, before
+anything is written; then each file is written only when its bytes change (otherwise
+only its date moves, so that Snakemake sees it up to date and the site's report page,
+written from its bytes, is not rewritten).
+"""
+
+import os
+import sys
+from pathlib import Path
+
+from ro_metrics.contracts.files import (
+    read_json,
+    step_logger,
+    tell,
+    without_cycle_collector,
+    write_bytes_atomic,
+)
+from ro_metrics.publishing.claims_lint import lint_template
+from ro_metrics.publishing.report_templates import ReportError, render_report, version_names
+
+
+def main(smk) -> None:
+    without_cycle_collector()
+    log = step_logger("findings_report", smk.log[0])
+    facts = read_json(smk.input.facts)
+    names = version_names(facts)
+    editions, errors = {}, []
+    for code, template in smk.params.templates.items():
+        claims = lint_template(template, names) if Path(template).is_file() else []
+        for claim in claims:
+            (errors.append if smk.params.strict else log.warning)(str(claim))
+        try:
+            editions[code] = render_report(Path(template), facts, code).encode("utf-8")
+        except ReportError as error:
+            errors.append(str(error))
+    if errors:
+        log.error(
+            "findings report not written (%d problem(s)):\n%s", len(errors), "\n".join(errors)
+        )
+        sys.exit(1)
+    for code, content in editions.items():
+        path = Path(getattr(smk.output, code))
+        if path.is_file() and path.read_bytes() == content:
+            os.utime(path)
+            log.info("unchanged: %s", path)
+        else:
+            write_bytes_atomic(path, content)
+            log.info("written: %s", path)
+    tell(f"findings report: {', '.join(smk.output)}")
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive
