@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from ro_metrics.contracts.vocabulary import FAMILIES
 from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas import uncertainty as un
+from ro_metrics.formulas.intervals import wilson_interval
 from workflow_runs import COMMITTED_RESULTS, read_csv
 
 Z95 = 1.959963984540054
@@ -55,7 +56,7 @@ def test_z_is_the_two_sided_normal_quantile():
 
 
 def test_wilson_27_of_31():
-    low, high = un.wilson_interval(27, 31)
+    low, high = wilson_interval(27, 31)
     assert (round(low, 4), round(high, 4)) == (0.7115, 0.9487)
     expected_low, expected_high = wilson_roots(27, 31)
     assert low == pytest.approx(expected_low, abs=1e-12)
@@ -63,33 +64,33 @@ def test_wilson_27_of_31():
 
 
 def test_wilson_0_of_31():
-    low, high = un.wilson_interval(0, 31)
+    low, high = wilson_interval(0, 31)
     assert low == 0.0
     assert round(high, 4) == 0.1103
     assert high == pytest.approx(Z95**2 / (31 + Z95**2), abs=1e-15)
 
 
 def test_wilson_all_successes_mirrors_no_success():
-    low, high = un.wilson_interval(31, 31)
+    low, high = wilson_interval(31, 31)
     assert high == 1.0
-    assert low == pytest.approx(1 - un.wilson_interval(0, 31)[1], abs=1e-15)
+    assert low == pytest.approx(1 - wilson_interval(0, 31)[1], abs=1e-15)
 
 
 def test_wilson_half_is_symmetric_around_one_half():
-    low, high = un.wilson_interval(15, 30)
+    low, high = wilson_interval(15, 30)
     assert low + high == pytest.approx(1.0, abs=1e-15)
 
 
 @pytest.mark.parametrize(("successes", "n"), [(0, 0), (-1, 5), (6, 5)])
 def test_wilson_rejects_impossible_counts(successes, n):
     with pytest.raises(ValueError):
-        un.wilson_interval(successes, n)
+        wilson_interval(successes, n)
 
 
 @pytest.mark.parametrize("confidence", [0, 1, 1.5, -0.1])
 def test_confidence_must_be_a_proper_level(confidence):
     with pytest.raises(ValueError):
-        un.wilson_interval(3, 10, confidence)
+        wilson_interval(3, 10, confidence)
     with pytest.raises(ValueError):
         un.clopper_pearson_upper(3, 10, confidence)
 

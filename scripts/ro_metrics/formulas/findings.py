@@ -40,8 +40,8 @@ from ro_metrics.contracts.vocabulary import (
     PASS,
     family_of,
 )
+from ro_metrics.formulas.intervals import wilson_interval
 from ro_metrics.formulas.ranking import ranked
-from ro_metrics.formulas.uncertainty import wilson_interval
 
 NOT_DECLARED = "not declared"
 DIMENSIONS = ("provider", "track", "access_type", "weights")
@@ -85,7 +85,7 @@ def mean_clipped_score(clipped_halves: int, n_runs: int) -> Fraction | None:
 
 
 def wilson_95(n_pass: int, n_runs: int) -> list[float] | None:
-    """The Wilson 95 % interval of passes / runs (formulas.uncertainty.wilson_interval),
+    """The Wilson 95 % interval of passes / runs (formulas.intervals.wilson_interval),
     rounded; None without runs."""
     if not n_runs:
         return None

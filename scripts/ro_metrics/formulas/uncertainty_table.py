@@ -9,6 +9,7 @@ system/rubric/v1.0/uncertainty_methods.md (formulas/uncertainty.py computes them
 from ro_metrics.contracts.tables import Rows, column, format_metric, groups
 from ro_metrics.contracts.vocabulary import ELIGIBLE
 from ro_metrics.formulas import uncertainty as un
+from ro_metrics.formulas.intervals import wilson_interval
 from ro_metrics.formulas.ranking import ranked
 
 METRIC_ORDER = [
@@ -51,7 +52,7 @@ def interval(bounds) -> list[str]:
 
 
 def pass_rate_interval(row) -> tuple[float, float]:
-    return un.wilson_interval(int(row["n_pass"]), int(row["n_runs"]))
+    return wilson_interval(int(row["n_pass"]), int(row["n_runs"]))
 
 
 def uncertainty_rows(metrics, result: un.BootstrapResult) -> list[list]:
