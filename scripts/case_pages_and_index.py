@@ -14,7 +14,9 @@ only if they changed. The findings page (findings.html in each edition) is rende
 from results/findings.json, the charts of results/charts/ and the golds' case ids, and
 only when one of them (or the code) changed. Its manifest lists every page of the site
 (the subject-version pages jobs' too), so a page that is no longer rendered (a version
-without scored runs now) is removed.
+without scored runs now) is removed. Under double review the index also shows the
+leaderboard's agreement line and each version's pending counts (the published
+agreement.csv, divergent_runs.csv and pending_runs.csv).
 """
 
 import json
@@ -36,9 +38,13 @@ from ro_metrics.contracts.records import (
     rows_digest,
 )
 from ro_metrics.contracts.tables import (
+    AGREEMENT_COLUMNS,
     CRITICAL_FAIL_COLUMNS,
+    DIVERGENT_RUN_COLUMNS,
     LEADERBOARD_COLUMNS,
+    LEADERBOARD_REVIEW_COLUMNS,
     OPERATIONAL_SUBJECT_COLUMNS,
+    PENDING_COLUMNS,
     read_table,
     read_uncertainty,
 )
@@ -46,6 +52,7 @@ from ro_metrics.formulas.ranking import tie_groups
 from ro_metrics.publishing.findings_charts import CHART_STEMS, chart_file
 from ro_metrics.publishing.findings_page import render_findings_page
 from ro_metrics.publishing.report_page import write_report_pages
+from ro_metrics.publishing.review_view import review_summary
 from ro_metrics.publishing.site_files import (
     FINDINGS,
     INDEX,
@@ -95,7 +102,10 @@ def main(smk) -> None:
             )
             writer.write(pages[edition], inputs, html.encode("utf-8"))
 
-    board = read_table(smk.input.leaderboard, LEADERBOARD_COLUMNS)
+    double_review = smk.params.double_review
+    board = read_table(
+        smk.input.leaderboard, LEADERBOARD_REVIEW_COLUMNS if double_review else LEADERBOARD_COLUMNS
+    )
     index_data = {
         "benchmark_version": version,
         "alpha": alpha,
@@ -109,6 +119,14 @@ def main(smk) -> None:
         "case_ids": sorted(golds),
         # Without telemetry the operational step writes the header only: no section.
         "operational": read_table(smk.input.operational, OPERATIONAL_SUBJECT_COLUMNS) or None,
+        # Under double review: the agreement line and the pending counts.
+        "review": review_summary(
+            read_table(smk.input.agreement, AGREEMENT_COLUMNS),
+            read_table(smk.input.divergent, DIVERGENT_RUN_COLUMNS),
+            read_table(smk.input.pending_runs, PENDING_COLUMNS),
+        )
+        if double_review
+        else None,
     }
     parts_of = {(parts.subject_id, parts.subject_version): parts for _, parts in versions}
     for language_code, t in EDITIONS.items():

@@ -23,7 +23,9 @@ docs/performance.md):
    subject_version, metrics stay visible). The provider comes from the registry; the
    critical fails shown under each Disqualified row, with their evidence, from
    critical_fails.csv; the operational table of operational_per_subject.csv beside the
-   ranking when the corpus has telemetry (the verdict says so).
+   ranking when the corpus has telemetry (the verdict says so); under double review, the
+   agreement line (agreement.csv, divergent_runs.csv) and each version's pending counts
+   and pending critical-fail flag (pending_runs.csv).
 2. The changes report (`report_changes`): compares the results of this run with the
    newest snapshot in historico/ dated before them (or, with config changes_since, on
    or before that date) and says what changed and why (ro_metrics.publishing.changes):
@@ -66,11 +68,13 @@ from ro_metrics.contracts.records import (
     read_verdict,
 )
 from ro_metrics.contracts.tables import (
+    AGREEMENT_COLUMNS,
     CHANGES_COLUMNS,
     CONSOLIDATED_COLUMNS,
     COVERAGE_COLUMNS,
     COVERAGE_REVIEW_COLUMNS,
     CRITICAL_FAIL_COLUMNS,
+    DIVERGENT_RUN_COLUMNS,
     FAMILY_COLUMNS,
     LEADERBOARD_COLUMNS,
     LEADERBOARD_REVIEW_COLUMNS,
@@ -114,6 +118,7 @@ from ro_metrics.publishing.reliability_diagram import (
     prune_diagrams,
     reliability_svg,
 )
+from ro_metrics.publishing.review_view import ReviewSummary, review_summary
 from ro_metrics.publishing.snapshot import earlier_snapshots, snapshot_dates
 from ro_metrics.publishing.translations import ENGLISH, SPANISH, language
 
@@ -213,6 +218,7 @@ def build_leaderboard(smk, verdict: Verdict, last_update: str, log) -> Leaderboa
         "critical_fails": [
             dict(zip(CRITICAL_FAIL_COLUMNS, row, strict=True)) for row in critical_rows
         ],
+        "review": review_of(smk),
     }
     used = set()
     editions = (ENGLISH, SPANISH)
@@ -257,6 +263,18 @@ def build_leaderboard(smk, verdict: Verdict, last_update: str, log) -> Leaderboa
         pages[ENGLISH],
         pages[SPANISH],
         markdown_text.encode("utf-8"),
+    )
+
+
+def review_of(smk) -> ReviewSummary | None:
+    """Under double review, the leaderboard's agreement line and pending counts, from
+    the staged agreement tables and pending_runs.csv (review_view.review_summary)."""
+    if not smk.params.double_review:
+        return None
+    return review_summary(
+        read_table(smk.input.agreement, AGREEMENT_COLUMNS),
+        read_table(smk.input.divergent, DIVERGENT_RUN_COLUMNS),
+        read_table(smk.input.pending_runs, PENDING_COLUMNS),
     )
 
 

@@ -15,6 +15,12 @@ case any more. A version whose inputs did not change (its runs' digest from the 
 step, the golds, the code and the labels) is neither rendered nor re-read: its pages
 stay, its parts of the last run are kept, and so are its rows in the rows files. Runs
 only on a corpus the cross-check accepted (the verdict is an input).
+
+Under double review (multi-reviewer.md) it also reads the consolidation
+(records.Consolidation): a run's scorings are grouped into one article that shows each
+with its role and which one counts (publishing/review_view.py), the case pages' rows
+and the matrix show the run as counted, and the version's numbers are of the runs the
+metrics count.
 """
 
 import os
@@ -31,6 +37,7 @@ from ro_metrics.contracts.records import (
     VersionParts,
     VersionRows,
     read_case_rows,
+    read_consolidation,
     read_golds_summary,
     read_published_versions,
     read_version_parts,
@@ -43,6 +50,7 @@ from ro_metrics.contracts.vocabulary import family_of
 from ro_metrics.formulas.aggregates import subject_row
 from ro_metrics.formulas.evidence import evidence
 from ro_metrics.formulas.per_run import per_run_row
+from ro_metrics.publishing.review_view import decisions_by_version, reviewed_runs
 from ro_metrics.publishing.site_files import (
     PageWriter,
     case_rows_folder,
@@ -82,6 +90,12 @@ def main(smk) -> None:
     case_ids = sorted(golds)
     golds_digest = json_bytes(sorted(golds.items()))
     versions = read_published_versions(smk.input.published)
+    # Under double review, the consolidation's decision on every run (which scoring
+    # counts); its records of a version join the version's inputs digest.
+    decisions = None
+    if smk.params.double_review:
+        consolidation = read_consolidation(smk.input.consolidation)
+        decisions = decisions_by_version(consolidation.runs, consolidation.pending)
     # The rows files there are: a kept version's rows must be in them.
     rows_folder = case_rows_folder(smk.output.parts)
     rows_files = set(os.listdir(rows_folder)) if rows_folder.is_dir() else set()
@@ -89,7 +103,13 @@ def main(smk) -> None:
     partition_parts, rendered_rows = [], {}
     for published in versions:
         subject_id, subject_version = published.subject_id, published.subject_version
-        inputs = digest_of(code.encode("ascii"), published.digest.encode("ascii"), golds_digest)
+        decided = None if decisions is None else decisions.get((subject_id, subject_version), {})
+        inputs = digest_of(
+            code.encode("ascii"),
+            published.digest.encode("ascii"),
+            golds_digest,
+            *([] if decided is None else [json_bytes(sorted(decided.items()))]),
+        )
         page = version_page(subject_id, subject_version)
         pages = {language: edition_page(page, language) for language in EDITIONS}
         kept = kept_parts.get((subject_id, subject_version, inputs))
@@ -110,6 +130,10 @@ def main(smk) -> None:
             )
             for p, row in zip(published.runs, rows, strict=True)
         ]
+        reviewed = None if decided is None else reviewed_runs(runs, decided, golds)
+        if reviewed is not None:
+            # The version's numbers are those of the runs the metrics count.
+            rows = [run.row for run in reviewed if run.row is not None]
         summary = subject_row(subject_id, subject_version, Rows(rows, range(len(rows))), alpha)
         for language, t in EDITIONS.items():
             html = render_version_page(
@@ -120,9 +144,12 @@ def main(smk) -> None:
                 golds=golds,
                 benchmark_version=version,
                 t=t,
+                reviewed=reviewed,
             )
             writer.write(pages[language], inputs, html.encode("utf-8"))
-        parts, rows = version_parts(subject_id, subject_version, inputs, runs, case_ids)
+        parts, rows = version_parts(
+            subject_id, subject_version, inputs, runs, case_ids, reviewed=reviewed
+        )
         partition_parts.append(parts)
         rendered_rows[(subject_id, subject_version)] = rows
 

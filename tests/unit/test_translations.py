@@ -41,6 +41,7 @@ CODE = [
     REPO / "scripts/published_results.py",
     REPO / "scripts/ro_metrics/publishing/changes_report.py",
     REPO / "scripts/ro_metrics/publishing/site_pages.py",
+    REPO / "scripts/ro_metrics/publishing/review_view.py",
     REPO / "scripts/ro_metrics/publishing/findings_page.py",
     REPO / "scripts/ro_metrics/publishing/findings_charts.py",
     REPO / "scripts/ro_metrics/publishing/report_templates.py",

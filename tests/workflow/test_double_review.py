@@ -1,7 +1,10 @@
 """The workflow on the double-reviewed demo corpus (make_demo_corpus.py --double-review,
-reviewers_per_run=2): what it publishes, and what one added arbiter's scoring reruns."""
+reviewers_per_run=2): what it publishes (the tables, the leaderboard's flag on a version
+with a pending critical-fail disagreement, the site's view of a run with three
+scorings), and what one added arbiter's scoring reruns."""
 
 import json
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -17,6 +20,9 @@ from workflow_runs import ONE_PARTITION, REPO, Plan, read_csv, run_workflow, wor
 # A new scoring reruns its partition's load, the consolidation and what follows.
 RERUN = {"load_partition", "consolidation", "cross_check", "per_run", "metrics_per_subject"}
 RERUN |= {"metrics_per_family", "uncertainty", "publish", "all"}
+# The arbiter's id and class are in the review pairs (agreement), and the metrics
+# change (findings).
+RERUN |= {"agreement", "findings"}
 
 
 def scorings_per_run(corpus) -> Counter:
@@ -28,14 +34,42 @@ def scorings_per_run(corpus) -> Counter:
     )
 
 
+def flagged_versions(page: str) -> set[str]:
+    """The versions whose leaderboard row carries the pending critical-fail flag."""
+    rows = re.findall(r'<tr class="(?:eligible|disqualified)[^"]*" data-key="\d+">(.*?)</tr>', page)
+    return {
+        re.search(r'<span class="ci">([^<]+)</span>', row)[1]
+        for row in rows
+        if 'class="ci review-flag"' in row
+    }
+
+
+def run_article(site, row) -> str:
+    """A consolidated run's article on its version's page of the site (English)."""
+    page = site / "versions" / row["subject_id"] / f"{row['subject_version']}.html"
+    anchor = f"{row['case_id']}__{row['run_id']}"
+    found = re.search(
+        rf'<article class="run reviewed" id="{anchor}">(.*?)</article>', page.read_text("utf-8")
+    )
+    assert found, anchor
+    return found[1]
+
+
+def reviewer_in(heading: str) -> str:
+    """The reviewer id of a scoring's heading (role, id, class badge)."""
+    return re.search(r"</span> (\S+) <span", heading)[1]
+
+
 def test_double_reviewed_demo_and_an_added_arbiter(tmp_path):
     workdir = workflow_copy(tmp_path / "workflow")
     corpus = tmp_path / "corpus"
     generator = REPO / "scripts/tools/make_demo_corpus.py"
     subprocess.run([sys.executable, generator, corpus, "--double-review"], check=True)
     results = workdir / "results"
+    site = workdir / "site"
     config = {"corpus": corpus, "results": results, "reviewers_per_run": 2, **ONE_PARTITION}
-    run = run_workflow(workdir, **config)
+    config["site"] = site
+    run = run_workflow(workdir, "all", "site", **config)
     assert run.returncode == 0, run.output
 
     per_run_files = scorings_per_run(corpus)
@@ -76,6 +110,28 @@ def test_double_reviewed_demo_and_an_added_arbiter(tmp_path):
     assert {
         row["subject_version"] for row in leaderboard if row["pending_critical_fail"] == "True"
     } == critical_versions
+    # The leaderboard (page and the site's index) flags exactly those versions.
+    for page in (
+        results / "leaderboard.html",
+        results / "leaderboard.es.html",
+        site / "index.html",
+    ):
+        assert flagged_versions(page.read_text("utf-8")) == critical_versions, page
+    assert "Inter-reviewer agreement on the" in (results / "leaderboard.html").read_text("utf-8")
+    # A run with three scorings: its article shows all three, the arbiter's counts.
+    arbitrated = next(row for row in consolidated if row["method"] == "arbiter")
+    article = run_article(site, arbitrated)
+    scorings = re.findall(r'<div class="scoring ([a-z ]+)"><h4>(.*?)</h4>', article)
+    primaries = arbitrated["primary_ids"].split(";")
+    assert [(css, reviewer_in(head)) for css, head in scorings] == [
+        ("primary", primaries[0]),
+        ("primary", primaries[1]),
+        ("arbiter counts", arbitrated["arbiter_id"]),
+    ]
+    assert f"the arbiter's scoring ({arbitrated['arbiter_id']}), whole" in article
+    mean = next(row for row in consolidated if row["method"] == "mean_of_primaries")
+    assert "the mean of the two primaries" in run_article(site, mean)
+
     pairs = json.loads(
         next((tmp_path / "workflow/.cache").glob("*/consolidated/review_pairs.json")).read_text()
     )["review_pairs"]

@@ -8,6 +8,8 @@
 
 rule version_pages:
     input:
+        # Under double review: which scoring of each run counts (the consolidation's).
+        **({"consolidation": rules.consolidation.output.consolidation} if DOUBLE_REVIEW else {}),
         modules=modules("version_pages.py"),
         translations=TRANSLATIONS,
         templates=TEMPLATES,
@@ -38,12 +40,23 @@ rule version_pages:
         site=SITE,
         alpha=config["alpha"],
         benchmark_version=VERSION,
+        double_review=DOUBLE_REVIEW,
     script:
         "../../scripts/version_pages.py"
 
 
 rule case_pages_and_index:
     input:
+        # Under double review: the index's agreement line and pending counts.
+        **(
+            {
+                "agreement": rules.publish.output.agreement,
+                "divergent": rules.publish.output.divergent,
+                "pending_runs": rules.publish.output.pending_runs,
+            }
+            if DOUBLE_REVIEW
+            else {}
+        ),
         modules=modules("case_pages_and_index.py"),
         translations=TRANSLATIONS,
         templates=TEMPLATES,
@@ -76,5 +89,6 @@ rule case_pages_and_index:
         site=SITE,
         alpha=config["alpha"],
         benchmark_version=VERSION,
+        double_review=DOUBLE_REVIEW,
     script:
         "../../scripts/case_pages_and_index.py"

@@ -1,11 +1,13 @@
 """The leaderboard in GitHub-flavoured Markdown (results/leaderboard.md).
 
-Sections: the ranking (each score with its 95 % interval in brackets, the rank with its
-bootstrap interval), the neighbour tests of adjacent ranks (when given), the
-disqualified subject versions with the evidence of each critical fail, the operational
-table (when the corpus has telemetry), the subjects
-(registry text) and a "how to read" table. Labels come from the language file
-(publishing/i18n/en.json); numbers are the published CSV texts.
+Sections: under double review the agreement line (publishing/review_view.py), the
+ranking (each score with its 95 % interval in brackets, the rank with its bootstrap
+interval; under double review each version's runs pending arbitration and awaiting
+their second review, and a flag on its status when a critical fail awaits the arbiter),
+the neighbour tests of adjacent ranks (when given), the disqualified subject versions
+with the evidence of each critical fail, the operational table (when the corpus has
+telemetry), the subjects (registry text) and a "how to read" table. Labels come from
+the language file (publishing/i18n/en.json); numbers are the published CSV texts.
 
 Every text from the registry or the corpus goes through `markdown_text()`
 (publishing/markdown.py): a table cell can then hold neither a cell break (`|`), nor
@@ -23,9 +25,12 @@ from ro_metrics.publishing.leaderboard_page import (
     per_million_tokens,
 )
 from ro_metrics.publishing.markdown import gfm_table, markdown_text
+from ro_metrics.publishing.review_view import AgreementLine, PendingCounts, ReviewSummary
 from ro_metrics.publishing.translations import Language
 
 _LONE_STAR = re.compile(r"(?<!\*)\*(?!\*)")
+# A version with no run pending its review.
+NO_PENDING = PendingCounts(0, 0, False)
 
 
 def plain(label: str) -> str:
@@ -41,7 +46,33 @@ def with_interval(value: str, entry, t: Language) -> str:
     return f"{t.number(value)} ({t.number(entry['ci_low'])}–{t.number(entry['ci_high'])})"
 
 
-def ranking_section(rows, groups, uncertainty, tracks, t: Language) -> str:
+def agreement_paragraph(line: AgreementLine, t: Language) -> str:
+    """The agreement line (double review), its files linked: the page's words."""
+
+    def shown(value: str) -> str:
+        return t.number(value) if value else t("unknown")
+
+    text = t(
+        "review_agreement_line",
+        n_pairs=line.n_pairs,
+        kappa=shown(line.kappa),
+        kappa_low=shown(line.kappa_low),
+        kappa_high=shown(line.kappa_high),
+        raw_score_kappa=shown(line.raw_score_kappa),
+        n_divergent=line.n_divergent,
+        n_arbitrated=line.n_arbitrated,
+        n_pending=line.n_pending_arbitration,
+        n_awaiting=line.n_awaiting_second_review,
+    )
+    files = t(
+        "review_agreement_files",
+        agreement="[agreement.csv](agreement.csv)",
+        divergent="[divergent_runs.csv](divergent_runs.csv)",
+    )
+    return f"{plain(text)} {files}"
+
+
+def ranking_section(rows, groups, uncertainty, tracks, t: Language, review=None) -> str:
     scores = ["q_final", "pass_rate", "mean_clipped_score", "brier", "ece"]
     headers = [
         t("col_rank"),
@@ -54,6 +85,8 @@ def ranking_section(rows, groups, uncertainty, tracks, t: Language) -> str:
         t("col_critical_fails"),
         t("col_status"),
     ]
+    if review is not None:
+        headers += [t("review_col_pending_arbitration"), t("review_col_awaiting_second_review")]
     body = []
     for row, group in zip(rows, groups, strict=True):
         key = (row["subject_id"], row["subject_version"])
@@ -64,6 +97,9 @@ def ranking_section(rows, groups, uncertainty, tracks, t: Language) -> str:
             if row["rank_low"]:
                 rank += f" ({row['rank_low']}–{row['rank_high']})"
         status = t("status_eligible") if eligible else f"**{t('status_disqualified')}**"
+        pending = None if review is None else review.pending.get(key, NO_PENDING)
+        if pending is not None and pending.critical:
+            status += f" ⚠ **{t('review_critical_pending')}**"
         body.append(
             [
                 rank,
@@ -75,9 +111,10 @@ def ranking_section(rows, groups, uncertainty, tracks, t: Language) -> str:
                 row["n_runs"],
                 row["n_critical_fails"],
                 status,
+                *([] if pending is None else [str(n) for n in pending[:2]]),
             ]
         )
-    alignments = "rrlllrrrrrrrl"
+    alignments = "rrlllrrrrrrrl" + ("" if review is None else "rr")
     return "\n\n".join(
         [
             f"## {t('ranking_heading')}",
@@ -294,9 +331,11 @@ def render_markdown(
     operational,
     t: Language,
     neighbours=None,
+    review: ReviewSummary | None = None,
 ) -> str:
     """The whole document (module docstring); `operational` is None without telemetry,
-    `neighbours` the neighbour tests of rankings.json (None: no such section)."""
+    `neighbours` the neighbour tests of rankings.json (None: no such section), `review`
+    the agreement line and pending counts under double review (None: one reviewer)."""
     n_ranked = sum(row["leaderboard_status"] == ELIGIBLE for row in rows)
     # The template is made Markdown before the values (already escaped) go in.
     meta = plain(t.labels["md_meta"]).format(
@@ -310,7 +349,11 @@ def render_markdown(
         f"# {t('heading')}",
         meta,
         t("md_editions"),
-        ranking_section(rows, tie_groups, uncertainty, tracks, t),
+    ]
+    if review is not None:
+        parts.append(agreement_paragraph(review.line, t))
+    parts += [
+        ranking_section(rows, tie_groups, uncertainty, tracks, t, review),
     ]
     if neighbours is not None:
         parts.append(neighbours_section(neighbours, t))

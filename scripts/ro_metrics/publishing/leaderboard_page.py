@@ -12,7 +12,11 @@ the critical-fail evidence, the "Disqualified subject versions" section and the
 operational table are components (templates/components.html) shared with the site's
 pages (publishing/site_pages.py). Between two adjacent ranked rows, a line says whether
 the neighbour test separates them (rankings.json's records.NeighbourTest, written by
-the uncertainty step: formulas/rank_evidence.py); the site's index shows none.
+the uncertainty step: formulas/rank_evidence.py); the site's index shows none. Under
+double review the ranking's note is followed by the agreement line (linked to
+agreement.csv and divergent_runs.csv), a version's runs pending their review are
+counted under its runs, and a pending critical-fail disagreement flags its status
+(publishing/review_view.py).
 """
 
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -25,6 +29,7 @@ from ro_metrics.contracts.records import NeighbourTest
 from ro_metrics.contracts.tables import format_metric
 from ro_metrics.formulas.operational import cost_per_case
 from ro_metrics.publishing.page_templates import Labels, render
+from ro_metrics.publishing.review_view import ReviewSummary
 from ro_metrics.publishing.translations import ENGLISH, Language, language
 
 # Links to snapshots are relative to the results folder; a snapshot's own copy of
@@ -242,12 +247,15 @@ def render_page(
     critical_fails,
     operational=None,
     neighbours: list[NeighbourTest] | None = None,
+    review: ReviewSummary | None = None,
     t: Language | None = None,
 ) -> str:
     """The whole page in language t, English by default (see the module docstring);
     `operational` holds the rows of operational_per_subject.csv, or None when the corpus
     has no telemetry (then the page has no operational section); `neighbours` the
-    neighbour tests of rankings.json (None: no "separable" lines nor their note)."""
+    neighbour tests of rankings.json (None: no "separable" lines nor their note);
+    `review`, under double review only, the agreement line and each version's pending
+    counts (review_view.review_summary)."""
     t = t or language(ENGLISH)
     families_of = {}
     for family in families:
@@ -284,6 +292,7 @@ def render_page(
         operational=None if operational is None else operational_table(rows, operational, t),
         neighbours=None if neighbours is None else neighbour_lines(rows, neighbours, t),
         subjects=subjects,
+        review=review,
         changes_placeholder=Markup(CHANGES_PLACEHOLDER),  # noqa: S704 - a constant of this module
     )
 

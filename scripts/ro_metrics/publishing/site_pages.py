@@ -59,14 +59,28 @@ from ro_metrics.contracts.tables import PER_RUN_COLUMNS, SUBJECT_COLUMNS
 from ro_metrics.contracts.vocabulary import (
     CONDITIONAL,
     CRITERIA,
+    CRITICAL,
     FAIL,
     PASS,
     family_of,
+)
+from ro_metrics.formulas.consolidation import (
+    ARBITER,
+    AWAITING_SECOND_REVIEW,
+    MEAN_OF_PRIMARIES,
+    PENDING_ARBITRATION,
 )
 from ro_metrics.formulas.evidence import Evidence
 from ro_metrics.publishing.html_fragments import evidence_html, number, text
 from ro_metrics.publishing.leaderboard_page import fails_by_version, operational_table
 from ro_metrics.publishing.page_templates import Labels, macros, render
+from ro_metrics.publishing.review_view import (
+    ARBITER_ROLE,
+    PRIMARY_ROLE,
+    RULE_LABELS,
+    ReviewedRun,
+    ReviewSummary,
+)
 from ro_metrics.publishing.site_files import (
     FINDINGS,
     INDEX,
@@ -214,10 +228,13 @@ def language_switch(page: str, t: Language) -> str:
     return str(SITE_FRAME.language_switch(other_edition_href(page, t), Labels(t)))
 
 
-def frame_around(title: str, t: Language, run_card_labels: list[str] = ()) -> tuple[str, str]:
+def frame_around(
+    title: str, t: Language, run_card_labels: list[str] = (), *, review: bool = False
+) -> tuple[str, str]:
     """What a page of edition t writes before and after its body (title: plain text;
-    run_card_labels: a case page's, see run_card_labels)."""
-    before = SITE_FRAME.frame_before(title, Labels(t), run_card_labels)
+    run_card_labels: a case page's, see run_card_labels; review: a version page under
+    double review, with the run view's style)."""
+    before = SITE_FRAME.frame_before(title, Labels(t), run_card_labels, review)
     return str(before), FRAME_AFTER
 
 
@@ -272,16 +289,51 @@ class _RunMarkup:
             f"<td>{{{justification}}}</td></tr>"
             for name, score, justification in zip(CRITERIA, _SCORES, _JUSTIFICATIONS, strict=True)
         )
-        self.scoring = compiled_template(
-            f'<div class="scoring"><h4>{label["site_scoring_heading"]}</h4>'
+        scoring_body = (
             '<div class="table-wrap"><table class="criteria"><thead><tr>'
             f"<th>{label['site_col_criterion']}</th>"
             f'<th class="num">{label["site_col_score"]}</th>'
             f"<th>{label['site_col_justification']}</th></tr></thead>"
             f"<tbody>{criteria_rows}</tbody></table></div>"
-            f'{{fails}}<p class="meta">{label["site_scored"]}</p></div>',
+            f'{{fails}}<p class="meta">{label["site_scored"]}</p></div>'
+        )
+        self.scoring = compiled_template(
+            f'<div class="scoring"><h4>{label["site_scoring_heading"]}</h4>{scoring_body}',
             *("reviewer", *_SCORES, *_JUSTIFICATIONS, "fails", "timestamp", "correctness"),
         )
+        # Under double review, one of a run's scorings: its role, class and values, and
+        # whether it counts (css: its role, and " counts" when it does).
+        self.reviewed_scoring = compiled_template(
+            f'<div class="scoring {{css}}"><h4>{label["review_scoring_heading"]}</h4>'
+            f'<p class="meta">{label["review_scoring_values"]} · '
+            f'<span class="counting">{{counting}}</span></p>{scoring_body}',
+            *("css", "role", "reviewer", "badge", "raw", "n_critical", "counting"),
+            *(*_SCORES, *_JUSTIFICATIONS, "fails", "timestamp", "correctness"),
+        )
+        self.reviewed_article = compiled_template(
+            '<article class="run reviewed" id="{anchor}"><h3>{run_id} {badge}</h3>'
+            '<p class="decision {state}">{decision}</p>{scores}{answer}'
+            '<div class="scorings">{scorings}</div></article>',
+            *("anchor", "run_id", "badge", "state", "decision", "scores", "answer", "scorings"),
+        )
+        self.run_scores = compiled_template(
+            f'<p class="scores">{label["site_run_scores"]}</p>',
+            *("raw", "clipped", "floor", "ceiling", "confidence", "correctness"),
+        )
+        # A run pending its review: its status in place of a class, "?" in the marks.
+        statuses = {
+            PENDING_ARBITRATION: label["review_status_pending_arbitration"],
+            AWAITING_SECOND_REVIEW: label["review_status_awaiting_second_review"],
+        }
+        letter = label["review_letter_pending"]
+        self.pending_badges = {
+            status: f'<span class="cls pending">{name}</span>' for status, name in statuses.items()
+        }
+        self.pending_marks = {
+            status: f'<i class="pending" title="{name}">{letter}</i>'
+            for status, name in statuses.items()
+        }
+        self.brief_pending_mark = f"<i class=pending>{letter}</i>"
         # When the answer was given, on which track, by which served model (if it says).
         answered = f'<p class="meta">{label["site_answered"]}{{served}}</p>'
         self.served_model = compiled_template(label["site_served_model"], "model")
@@ -326,19 +378,25 @@ class _RunMarkup:
                 f' hreflang="{ENGLISH}">{label["site_full_answer"]}</a>'
                 f'<span class="ci">{label["site_linked_full_answer"]}</span>'
             )
+
         # No data-value: the sorting script sorts these cells by their text (85,500 rows
         # at size L, read again by every rebuild of the case pages).
-        self.case_row = compiled_template(
-            '<tr>{name_cell}<td class="run">{run_id}'
-            f'<span class="ci">{label["reviewer_id"]}</span></td>'
-            '<td>{badge}</td><td class="num">{raw}</td><td class="num">{clipped}</td>'
-            + "".join(f'<td class="num">{{{score}}}</td>' for score in _SCORES)
-            + '<td class="num">{confidence}</td><td class="text">{main_hypothesis}</td>'
-            '<td class="answer-link"><a href="{answer_link}#{anchor}"'
-            f"{answer_label}</td></tr>",
-            *("name_cell", "run_id", "reviewer", "badge", "raw", "clipped", *_SCORES),
-            *("confidence", "main_hypothesis", "answer_link", "anchor"),
-        )
+        def case_row(under_run: str, field: str):
+            return compiled_template(
+                '<tr>{name_cell}<td class="run">{run_id}'
+                f'<span class="ci">{under_run}</span></td>'
+                '<td>{badge}</td><td class="num">{raw}</td><td class="num">{clipped}</td>'
+                + "".join(f'<td class="num">{{{score}}}</td>' for score in _SCORES)
+                + '<td class="num">{confidence}</td><td class="text">{main_hypothesis}</td>'
+                '<td class="answer-link"><a href="{answer_link}#{anchor}"'
+                f"{answer_label}</td></tr>",
+                *("name_cell", "run_id", field, "badge", "raw", "clipped", *_SCORES),
+                *("confidence", "main_hypothesis", "answer_link", "anchor"),
+            )
+
+        self.case_row = case_row(label["reviewer_id"], "reviewer")
+        # Under double review a run's row is the run as counted, its method under its id.
+        self.reviewed_case_row = case_row("{method}", "method")
 
 
 _RUN_MARKUP: dict[int, tuple[Language, _RunMarkup]] = {}
@@ -450,6 +508,119 @@ def _run_article(entry: VersionRun, answer_link: str | None, markup: _RunMarkup)
     )
 
 
+def _reviewers(reviewed: ReviewedRun, role: str) -> str:
+    """The ids of a run's scorings in a role, escaped, joined."""
+    return text(
+        ", ".join(
+            [
+                entry.published.run.reviewer_id
+                for entry, its_role in zip(reviewed.scorings, reviewed.roles, strict=True)
+                if its_role == role
+            ]
+        )
+    )
+
+
+def decision_text(reviewed: ReviewedRun, t: Language) -> str:
+    """Which scoring of a run counts, in words: the mean of the two primaries, the
+    arbiter's scoring (whole), or why none does yet (pending arbitration, with the
+    divergence rules that fired; awaiting the second review)."""
+    primaries = _reviewers(reviewed, PRIMARY_ROLE)
+    if reviewed.method == MEAN_OF_PRIMARIES:
+        return t("review_decision_mean", reviewers=primaries)
+    if reviewed.method == ARBITER:
+        arbiter = _reviewers(reviewed, ARBITER_ROLE)
+        return t("review_decision_arbiter", arbiter=arbiter, reviewers=primaries)
+    if reviewed.method == PENDING_ARBITRATION:
+        rules = ", ".join([t(RULE_LABELS[rule]) for rule in reviewed.divergent])
+        return t("review_decision_pending", reviewers=primaries, rules=rules)
+    return t("review_decision_awaiting", reviewers=primaries)
+
+
+def counting_text(reviewed: ReviewedRun, index: int, t: Language) -> str:
+    """Whether the scoring at `index` of a run counts, and why (its tag on the page)."""
+    if reviewed.counts(index):
+        mean = reviewed.method == MEAN_OF_PRIMARIES
+        return t("review_counts_mean" if mean else "review_counts_arbiter")
+    if reviewed.method == ARBITER:
+        return t("review_overruled")
+    if reviewed.method == PENDING_ARBITRATION:
+        return t("review_not_counted_pending")
+    return t("review_not_counted_awaiting")
+
+
+ROLE_LABELS = {PRIMARY_ROLE: "review_role_primary", ARBITER_ROLE: "review_role_arbiter"}
+
+
+def _reviewed_scoring(reviewed: ReviewedRun, index: int, markup: _RunMarkup) -> str:
+    """One scoring of a double-reviewed run: its role, reviewer, class, raw score,
+    correctness, critical fails, whether it counts, and its criteria table and fails as
+    a single reviewer's scoring shows them."""
+    t, entry, role = markup.t, reviewed.scorings[index], reviewed.roles[index]
+    row, texts, run = entry.row, entry.texts, entry.published.run
+    fails = _fails_html(entry, t) if entry.published.scoring.fails else ""
+    return markup.reviewed_scoring(
+        f"{role} counts" if reviewed.counts(index) else role,
+        t(ROLE_LABELS[role]),
+        texts.reviewer,
+        markup.badges[row[_CLASSIFICATION], row[_CRITICAL]],
+        row[_RAW],
+        run.fail_severities.count(CRITICAL),
+        counting_text(reviewed, index, t),
+        *run.criterion_scores,
+        *texts.justifications,
+        fails,
+        texts.scoring_timestamp,
+        number(row[_CORRECTNESS], t),
+    )
+
+
+def _reviewed_article(reviewed: ReviewedRun, answer_link: str | None, markup: _RunMarkup) -> str:
+    """A double-reviewed run's article on its version's page: the run as counted (its
+    class and consolidated scores) or its pending status, which scoring counts, the
+    answer once, then every scoring (answer_link as for _run_article)."""
+    t, first = markup.t, reviewed.scorings[0]
+    if answer_link is None:
+        answer = _answer_html(first, markup)
+    else:
+        answer = _linked_answer_html(first, answer_link, markup)
+    row = reviewed.row
+    if row is None:
+        badge, scores, state = markup.pending_badges[reviewed.method], "", "pending"
+    else:
+        badge = markup.badges[row[_CLASSIFICATION], row[_CRITICAL]]
+        scores = markup.run_scores(
+            raw=number(row[_RAW], t),
+            clipped=number(row[_CLIPPED], t),
+            floor=row[_FLOOR],
+            ceiling=row[_CEILING],
+            confidence=row[_CONFIDENCE],
+            correctness=number(row[_CORRECTNESS], t),
+        )
+        state = "counted"
+    return markup.reviewed_article(
+        anchor=first.texts.anchor,
+        run_id=first.texts.run_id,
+        badge=badge,
+        state=state,
+        decision=decision_text(reviewed, t),
+        scores=scores,
+        answer=answer,
+        scorings="".join(
+            [_reviewed_scoring(reviewed, i, markup) for i in range(len(reviewed.scorings))]
+        ),
+    )
+
+
+def _reviewed_mark(reviewed: ReviewedRun, markup: _RunMarkup, *, brief: bool = False) -> str:
+    """A double-reviewed run's coloured letter: its class as counted, or "?" pending."""
+    row = reviewed.row
+    if row is None:
+        return markup.brief_pending_mark if brief else markup.pending_marks[reviewed.method]
+    marks = markup.brief_marks if brief else markup.marks
+    return marks[row[_CLASSIFICATION], row[_CRITICAL]]
+
+
 def render_version_page(
     *,
     subject_id: str,
@@ -459,33 +630,45 @@ def render_version_page(
     golds: dict[str, PublicGold],
     benchmark_version: str,
     t: Language,
+    reviewed: list[ReviewedRun] | None = None,
 ) -> str:
     """The page of one subject version in language t (module docstring); runs sorted by
-    case, run."""
+    case, run. Under double review (reviewed: the runs grouped with their scorings,
+    review_view.reviewed_runs; summary: of the consolidated runs) one article per run
+    shows every scoring and which one counts."""
     page = version_page(subject_id, subject_version)
     root = _root(page)
     answer_link = None
     if not prints_answers(t.code):
         answer_link = text(href(edition_page(page, t.code), answer_page(page)))
     summary_row = dict(zip(SUBJECT_COLUMNS, summary, strict=True))
-    by_case: dict[str, list[VersionRun]] = {}
-    for entry in runs:
-        by_case.setdefault(entry.published.run.case_id, []).append(entry)
+    by_case: dict[str, list] = {}
+    if reviewed is None:
+        for entry in runs:
+            by_case.setdefault(entry.published.run.case_id, []).append(entry)
+    else:
+        for run in reviewed:
+            by_case.setdefault(run.scorings[0].published.run.case_id, []).append(run)
     markup = _run_markup(t)
     # The sections' pieces, joined once with the rest of the page (a page holds ~900
     # runs at size L: joining case by case would copy it again for each level).
     toc, sections = [], []
     for case_id, entries in by_case.items():
-        marks = "".join(
-            [markup.marks[entry.row[_CLASSIFICATION], entry.row[_CRITICAL]] for entry in entries]
-        )
+        if reviewed is None:
+            rows = [entry.row for entry in entries]
+            marks = "".join([markup.marks[row[_CLASSIFICATION], row[_CRITICAL]] for row in rows])
+        else:
+            marks = "".join([_reviewed_mark(run, markup) for run in entries])
         toc.append(f'<span><a href="#{text(case_id)}">{text(case_id)}</a> {marks}</span>')
         sections.append(
             f'<section class="case" id="{text(case_id)}"><h2>'
             f'<a href="{text(root + case_page(case_id))}">{text(case_id)}</a> '
             f'<span class="muted">{gold_facts(case_id, golds[case_id], t)}</span></h2>'
         )
-        sections.extend([_run_article(entry, answer_link, markup) for entry in entries])
+        if reviewed is None:
+            sections.extend([_run_article(entry, answer_link, markup) for entry in entries])
+        else:
+            sections.extend([_reviewed_article(run, answer_link, markup) for run in entries])
         sections.append("</section>")
     note = "site_version_note" if answer_link is None else "site_linked_version_note"
     head = SITE_FRAME.version_header(
@@ -499,8 +682,11 @@ def render_version_page(
         # Escaped as they were written, above.
         Markup("".join(toc)),  # noqa: S704
         Labels(t),
+        review_note=None if reviewed is None else "review_version_note",
     )
-    before, after = frame_around(f"{subject_id} {subject_version} · {benchmark_version}", t)
+    before, after = frame_around(
+        f"{subject_id} {subject_version} · {benchmark_version}", t, review=reviewed is not None
+    )
     return "".join([before, str(head), *sections, "\n</main>", after])
 
 
@@ -543,14 +729,60 @@ def _case_row(entry: VersionRun, name_cell: str, answer_link: str, markup: _RunM
     )
 
 
+def _reviewed_case_row(
+    reviewed: ReviewedRun, name_cell: str, answer_link: str, markup: _RunMarkup
+) -> str:
+    """A double-reviewed run's row on its case's page (as _case_row): the run as counted,
+    its consolidated scores (a mean may be a half) and its method under its id; a run
+    pending its review, its status and no scores."""
+    t, first, row = markup.t, reviewed.scorings[0], reviewed.row
+    if row is None:
+        unknown = t("unknown")
+        method = t("reviewer_id", reviewer=_reviewers(reviewed, PRIMARY_ROLE))
+        values = [markup.pending_badges[reviewed.method], *[unknown] * (2 + len(CRITERIA))]
+    else:
+        if reviewed.method == ARBITER:
+            method = t("review_method_arbiter", arbiter=_reviewers(reviewed, ARBITER_ROLE))
+        else:
+            method = t("review_method_mean", reviewers=_reviewers(reviewed, PRIMARY_ROLE))
+        values = [
+            markup.badges[row[_CLASSIFICATION], row[_CRITICAL]],
+            number(row[_RAW], t),
+            number(row[_CLIPPED], t),
+            *[number(score, t) for score in reviewed.consolidated.criterion_scores],
+        ]
+    return markup.reviewed_case_row(
+        name_cell,
+        first.texts.run_id,
+        method,
+        *values,
+        first.published.run.reported_confidence,
+        first.texts.main_hypothesis,
+        answer_link,
+        first.texts.anchor,
+    )
+
+
 def _matrix_row(
-    subject_id: str, subject_version: str, runs: list[VersionRun], case_ids, t: Language
+    subject_id: str,
+    subject_version: str,
+    runs: list[VersionRun],
+    case_ids,
+    t: Language,
+    reviewed: list[ReviewedRun] | None = None,
 ) -> str:
     """The version's row of the index's matrix: a cell per case (in case_ids order), a
-    coloured letter per run, linking to the case on the version's page."""
+    coloured letter per run (under double review, per run as counted, "?" pending),
+    linking to the case on the version's page."""
     page = version_page(subject_id, subject_version)
-    marks = _run_markup(t).brief_marks
+    markup = _run_markup(t)
+    marks = markup.brief_marks
     letters: dict[str, str] = {}
+    if reviewed is not None:
+        for run in sorted(reviewed, key=lambda r: r.scorings[0].published.run.run_id):
+            case_id = run.scorings[0].published.run.case_id
+            letters[case_id] = letters.get(case_id, "") + _reviewed_mark(run, markup, brief=True)
+        runs = []
     for entry in sorted(runs, key=lambda e: (e.published.run.run_id, e.published.run.reviewer_id)):
         case_id, row = entry.published.run.case_id, entry.row
         letters[case_id] = letters.get(case_id, "") + marks[row[_CLASSIFICATION], row[_CRITICAL]]
@@ -575,21 +807,27 @@ def version_parts(
     case_ids,
     *,
     editions: dict[str, Language] = EDITIONS,
+    reviewed: list[ReviewedRun] | None = None,
 ) -> tuple[VersionParts, dict[str, dict[str, str]]]:
     """What the case pages and the index show of one version, in every edition: its
     parts (its row of the matrix, a cell per case of case_ids, and per case its counts
     and the digest of its rows) and, per case, its rows of the case's page (language
     code → rows). The links are the same in every edition (each mirrors the site's
-    layout), but for the answers' (site_files.answer_page)."""
+    layout), but for the answers' (site_files.answer_page). Under double review
+    (reviewed) a row per run as counted; the counts are of the counted runs."""
     page = version_page(subject_id, subject_version)
     version_link = text(f"../{page}")
     name_cell = (
         f'<td class="name"><a href="{version_link}">{text(subject_id)}</a>'
         f'<span class="ci">{text(subject_version)}</span></td>'
     )
-    by_case: dict[str, list[VersionRun]] = {}
-    for entry in runs:
-        by_case.setdefault(entry.published.run.case_id, []).append(entry)
+    by_case: dict[str, list] = {}
+    if reviewed is None:
+        for entry in runs:
+            by_case.setdefault(entry.published.run.case_id, []).append(entry)
+    else:
+        for run in reviewed:
+            by_case.setdefault(run.scorings[0].published.run.case_id, []).append(run)
     cases, case_rows, answer_links = {}, {}, None
     for case_id, entries in by_case.items():
         if answer_links is None:  # every case page is in cases/: the same from each
@@ -597,17 +835,19 @@ def version_parts(
                 code: text(href(edition_page(case_page(case_id), code), answer_page(page)))
                 for code in editions
             }
-        classifications = [entry.row[_CLASSIFICATION] for entry in entries]
+        counted = [entry.row for entry in entries if entry.row is not None]
+        classifications = [row[_CLASSIFICATION] for row in counted]
         counts = [
-            len(entries),
+            len(counted),
             *(classifications.count(name) for name in (PASS, CONDITIONAL, FAIL)),
-            sum([bool(entry.row[_CRITICAL]) for entry in entries]),
+            sum([bool(row[_CRITICAL]) for row in counted]),
         ]
         rows_html = {}
+        row_of = _case_row if reviewed is None else _reviewed_case_row
         for code, t in editions.items():
             markup, answer_link = _run_markup(t), answer_links[code]
             rows_html[code] = "".join(
-                [_case_row(entry, name_cell, answer_link, markup) for entry in entries]
+                [row_of(entry, name_cell, answer_link, markup) for entry in entries]
             )
         cases[case_id] = CasePart(counts, rows_digest(rows_html))
         case_rows[case_id] = rows_html
@@ -616,7 +856,7 @@ def version_parts(
         subject_version,
         inputs_digest,
         {
-            code: _matrix_row(subject_id, subject_version, runs, case_ids, t)
+            code: _matrix_row(subject_id, subject_version, runs, case_ids, t, reviewed)
             for code, t in editions.items()
         },
         cases,
@@ -687,10 +927,12 @@ def render_index(
     matrix_rows,
     t: Language,
     operational=None,
+    review: ReviewSummary | None = None,
 ) -> str:
     """The site's index in language t: the leaderboard and the matrix (module docstring;
     matrix_rows: the versions' rows in this language); with the rows of
-    operational_per_subject.csv (a corpus with telemetry), the operational table."""
+    operational_per_subject.csv (a corpus with telemetry), the operational table; under
+    double review (review), the leaderboard's agreement line and pending counts."""
 
     def subject_href(_index, row):
         return version_page(row["subject_id"], row["subject_version"])
@@ -722,6 +964,7 @@ def render_index(
         matrix_rows=Markup("".join(matrix_rows)),  # noqa: S704
         letter_css=LETTER_CSS,
         critical_css=CRITICAL_CSS,
+        review=review,
         PASS=PASS,
         CONDITIONAL=CONDITIONAL,
         FAIL=FAIL,

@@ -1,0 +1,496 @@
+"""The pages under double review (multi-reviewer.md, Published): the leaderboard's
+agreement line, pending counts and critical-fail flag from hand-made rows of the
+published tables, and the site's run view (a run's scorings grouped, each with its
+role, and which one counts) for each method, in both languages."""
+
+import re
+
+import pytest
+
+from ro_metrics.contracts.records import ConsolidatedRun, PendingRun
+from ro_metrics.formulas import agreement_tables
+from ro_metrics.formulas.evidence import evidence
+from ro_metrics.formulas.per_run import per_run_row
+from ro_metrics.publishing.leaderboard_markdown import agreement_paragraph, ranking_section
+from ro_metrics.publishing.page_templates import Labels
+from ro_metrics.publishing.review_view import (
+    ARBITER_ROLE,
+    ARBITRATED,
+    PRIMARY_ROLE,
+    PendingCounts,
+    review_summary,
+    reviewed_runs,
+)
+from ro_metrics.publishing.site_pages import (
+    COMPONENTS,
+    VersionRun,
+    counting_text,
+    decision_text,
+    render_version_page,
+    version_parts,
+)
+from ro_metrics.publishing.translations import ENGLISH, SPANISH, language
+from site_records import SITE_GOLD, published_run
+
+EN, ES = language(ENGLISH), language(SPANISH)
+
+
+def agreement_row(scope, variable, statistic, estimate, low="", high="", n_runs="4"):
+    return {
+        "scope": scope,
+        "variable": variable,
+        "statistic": statistic,
+        "estimate": estimate,
+        "ci_low": low,
+        "ci_high": high,
+        "n_runs": n_runs,
+        "n_cases": "3",
+        "n_undefined_replicates": "0",
+        "note": "",
+    }
+
+
+# agreement.csv's rows as read_table gives them: a family's κ first, which the line
+# must not take for the overall one.
+AGREEMENT = [
+    agreement_row("FOUL", "classification", "kappa", "0.2", "0.1", "0.3", n_runs="2"),
+    agreement_row("overall", "classification", "kappa", "0.601", "0.5101", "0.6911"),
+    agreement_row("overall", "classification", "linear_kappa", "0.7"),
+    agreement_row("overall", "raw_score", "quadratic_kappa", "0.6462", "0.4", "0.8"),
+]
+# divergent_runs.csv: three divergent runs, one arbitrated (only the columns read).
+DIVERGENT = [{"arbiter_status": status} for status in ("pending", ARBITRATED, "pending")]
+
+
+def pending_row(version, status, critical):
+    return {
+        "subject_id": "atlas",
+        "subject_version": version,
+        "case_id": "RO-FOUL-001",
+        "family": "FOUL",
+        "run_id": "run-1",
+        "status": status,
+        "primary_ids": "R01;R02",
+        "divergent": "critical_fail" if critical else "",
+        "critical_disagreement": str(critical),
+    }
+
+
+# pending_runs.csv: version va has two runs pending arbitration, one a critical-fail
+# disagreement; version vb one run awaiting its second review.
+PENDING = [
+    pending_row("va", "pending_arbitration", True),
+    pending_row("va", "pending_arbitration", False),
+    pending_row("vb", "awaiting_second_review", False),
+]
+REVIEW = review_summary(AGREEMENT, DIVERGENT, PENDING)
+
+
+def visible(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", str(html))
+
+
+def test_the_arbitrated_status_is_the_agreement_steps():
+    assert ARBITRATED == agreement_tables.ARBITRATED
+
+
+def test_the_summary_counts_by_hand():
+    # n_pairs: the overall κ row's n_runs (4); divergent: 3 rows, 1 arbitrated;
+    # pending_runs.csv: 2 pending arbitration, 1 awaiting.
+    line = REVIEW.line
+    assert line == ("0.601", "0.5101", "0.6911", "0.6462", 4, 3, 1, 2, 1)
+    assert REVIEW.pending == {
+        ("atlas", "va"): PendingCounts(2, 0, True),
+        ("atlas", "vb"): PendingCounts(0, 1, False),
+    }
+    # No run with two primaries: no rows, every value unknown, counts 0.
+    assert review_summary([], [], []).line == ("", "", "", "", 0, 0, 0, 0, 0)
+
+
+ENGLISH_LINE = (
+    "Inter-reviewer agreement on the 4 runs scored by two primary reviewers: Cohen's κ on"
+    " the classification 0.601 (95 % CI 0.5101–0.6911), quadratically weighted κ on the"
+    " raw score 0.6462. 3 runs diverged: 1 arbitrated, 2 pending arbitration; 1 runs await"
+    " their second review. A run pending its review is not counted in the metrics."
+)
+SPANISH_LINE = (
+    "Acuerdo entre revisores en las 4 ejecuciones puntuadas por dos revisores primarios:"
+    " κ de Cohen sobre la clasificación 0,601 (IC 95 % 0,5101–0,6911), κ ponderada"
+    " cuadrática sobre la puntuación bruta 0,6462. 3 ejecuciones divergieron: 1"
+    " arbitradas, 2 pendientes de arbitraje; 1 ejecuciones esperan su segunda revisión."
+    " Una ejecución pendiente de revisión no cuenta en las métricas."
+)
+
+
+@pytest.mark.parametrize(
+    ("t", "line", "files"),
+    [
+        (
+            EN,
+            ENGLISH_LINE,
+            "Every statistic with its interval: {a}; every divergent run: {d}.",
+        ),
+        (
+            ES,
+            SPANISH_LINE,
+            "Cada estadístico con su intervalo: {a}; cada ejecución divergente: {d}.",
+        ),
+    ],
+)
+def test_the_agreement_line_in_both_languages(t, line, files):
+    markdown = agreement_paragraph(REVIEW.line, t)
+    linked = files.format(
+        a="[agreement.csv](agreement.csv)", d="[divergent_runs.csv](divergent_runs.csv)"
+    )
+    assert markdown == f"{line} {linked}"
+    html = str(COMPONENTS.agreement_line(REVIEW.line, Labels(t)))
+    assert html.startswith('<p class="note review-agreement">')
+    assert '<a href="agreement.csv">agreement.csv</a>' in html
+    assert '<a href="divergent_runs.csv">divergent_runs.csv</a>' in html
+    assert visible(html) == f"{line} {files.format(a='agreement.csv', d='divergent_runs.csv')}"
+    # On the site the files are elsewhere: named, not linked.
+    site = str(COMPONENTS.agreement_line(REVIEW.line, Labels(t), linked=False))
+    assert "<a " not in site and "<code>agreement.csv</code>" in site
+
+
+def test_an_undefined_statistic_shows_as_unknown():
+    line = review_summary([], [], []).line
+    assert "classification — (95 % CI —–—)" in agreement_paragraph(line, EN)
+
+
+def board_row(version, status="Eligible"):
+    return {
+        "subject_id": "atlas",
+        "subject_version": version,
+        "rank": "1" if status == "Eligible" else "",
+        "rank_low": "",
+        "rank_high": "",
+        "q_final": "0.5",
+        "pass_rate": "0.5",
+        "mean_clipped_score": "9.0",
+        "brier": "0.1",
+        "ece": "0.1",
+        "n_runs": "6",
+        "n_pass": "3",
+        "n_conditional": "3",
+        "n_fail": "0",
+        "n_critical_fails": "0",
+        "leaderboard_status": status,
+    }
+
+
+ROWS = [board_row("va"), board_row("vb"), board_row("vc")]
+
+
+def ranking_html(t, review):
+    return str(
+        COMPONENTS.ranking_table(
+            ROWS,
+            [None] * 3,
+            {},
+            {("atlas", v): "classic" for v in ("va", "vb", "vc")},
+            {},
+            {},
+            lambda index, _row: f"#subject-{index}",
+            lambda _fail: None,
+            Labels(t),
+            review=review,
+        )
+    )
+
+
+def cells_of(html: str, version: str) -> list[str]:
+    pattern = (
+        r'<tr class="eligible[^"]*" data-key="\d">(?:(?!</tr>).)*'
+        rf'<span class="ci">{version}</span>(?:(?!</tr>).)*</tr>'
+    )
+    row = re.search(pattern, html).group(0)
+    return [visible(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+
+
+@pytest.mark.parametrize(
+    ("t", "flag", "pending_a", "pending_b"),
+    [
+        (
+            EN,
+            "⚠ a critical fail awaits arbitration: the gate may change",
+            "+2 pending arbitration, +0 awaiting second review",
+            "+0 pending arbitration, +1 awaiting second review",
+        ),
+        (
+            ES,
+            "⚠ un fallo crítico espera arbitraje: la admisión puede cambiar",
+            "+2 pendientes de arbitraje, +0 a la espera de segunda revisión",
+            "+0 pendientes de arbitraje, +1 a la espera de segunda revisión",
+        ),
+    ],
+)
+def test_the_ranking_rows_pending_counts_and_flag(t, flag, pending_a, pending_b):
+    html = ranking_html(t, REVIEW)
+    status = t("status_eligible")
+    # Columns: rank, name, provider, track, status, 5 scores, runs, ...
+    a, b, c = (cells_of(html, version) for version in ("va", "vb", "vc"))
+    assert (a[4], a[10]) == (f"{status}{flag}", f"6{pending_a}")
+    assert (b[4], b[10]) == (status, f"6{pending_b}")
+    assert (c[4], c[10]) == (status, "6")  # nothing pending: nothing added
+    # One reviewer per run: the rows as they always were.
+    assert "review-" not in ranking_html(t, None)
+
+
+def test_the_markdown_ranking_has_the_pending_columns_and_the_flag():
+    tracks = {("atlas", v): "classic" for v in ("va", "vb", "vc")}
+    section = ranking_section(ROWS, [None] * 3, {}, tracks, EN, REVIEW)
+    lines = [line for line in section.splitlines() if line.startswith("| ")]
+    assert lines[0].endswith("| Status | Pending arbitration | Awaiting second review |")
+    assert lines[1].endswith(
+        "| Eligible ⚠ **a critical fail awaits arbitration: the gate may change** | 2 | 0 |"
+    )
+    assert lines[2].endswith("| Eligible | 0 | 1 |")
+    assert lines[3].endswith("| Eligible | 0 | 0 |")
+    single = ranking_section(ROWS, [None] * 3, {}, tracks, EN)
+    assert "Pending" not in single and "⚠" not in single
+
+
+# --- The run view ---------------------------------------------------------------------
+
+TIME = "2026-05-13T10:38:10Z"
+
+
+def scoring(run_id: str, reviewer: str, scores: list[int], critical: bool = False) -> VersionRun:
+    """A scoring of atlas v on RO-FOUL-001 (floor 4, ceiling 12) by `reviewer`: the
+    run of site_records.published_run with these criterion scores and, when critical,
+    its one critical fail (else none)."""
+    published = published_run("v", "text")
+    run = published.run._replace(
+        run_id=run_id,
+        reviewer_id=reviewer,
+        criterion_scores=scores,
+        fail_severities=["critical"] if critical else [],
+    )
+    scoring_ = published.scoring._replace(fails=published.scoring.fails if critical else [])
+    published = published._replace(run=run, scoring=scoring_)
+    row = per_run_row(run, SITE_GOLD, "FOUL")
+    found = [evidence(fail.justification, published.answer) for fail in scoring_.fails]
+    return VersionRun.of(published, row, found)
+
+
+def consolidated(run_id, method, primaries, arbiter, scores, severities=()):
+    return ConsolidatedRun(
+        "atlas", "v", "RO-FOUL-001", run_id, method, arbiter or "+".join(primaries),
+        primaries, arbiter, TIME, scores, list(severities), 80, 1.0,
+    )  # fmt: skip
+
+
+def pending(run_id, status, primaries, divergent):
+    return PendingRun(
+        "atlas", "v", "RO-FOUL-001", run_id, status, primaries, divergent, False
+    )  # fmt: skip
+
+
+# Four runs, one per outcome. run-1: R02 (10) and R01 (9) agree, their mean is
+# (2, 2, 1.5, 0, 2, 2) = 9.5, clipped 9.5 ≥ floor 4, no fail, 7 ≤ 9.5 < 10:
+# Conditional. run-2: R01 raised a critical fail, R03 did not, the arbiter R04 (9, no
+# fail: Conditional) counts. run-3: R01 and R02 diverge on the class, no arbiter.
+# run-4: R02 alone.
+SCORINGS = [
+    scoring("run-1", "R01", [2, 2, 1, 0, 2, 2]),
+    scoring("run-1", "R02", [2, 2, 2, 0, 2, 2]),
+    scoring("run-2", "R01", [2, 2, 2, 0, 2, 2], critical=True),
+    scoring("run-2", "R03", [2, 2, 2, 0, 2, 2]),
+    scoring("run-2", "R04", [2, 2, 1, 0, 2, 2]),
+    scoring("run-3", "R01", [0, 0, 0, 0, 0, 0]),
+    scoring("run-3", "R02", [2, 2, 2, 2, 2, 2]),
+    scoring("run-4", "R02", [2, 2, 2, 0, 2, 2]),
+]
+DECISIONS = {
+    ("RO-FOUL-001", "run-1"): consolidated(
+        "run-1", "mean_of_primaries", ["R01", "R02"], "", [2, 2, 1.5, 0, 2, 2]
+    ),
+    ("RO-FOUL-001", "run-2"): consolidated(
+        "run-2", "arbiter", ["R01", "R03"], "R04", [2, 2, 1, 0, 2, 2]
+    ),
+    ("RO-FOUL-001", "run-3"): pending(
+        "run-3", "pending_arbitration", ["R01", "R02"], ["classification", "raw_score"]
+    ),
+    ("RO-FOUL-001", "run-4"): pending("run-4", "awaiting_second_review", ["R02"], []),
+}
+GOLDS = {"RO-FOUL-001": SITE_GOLD}
+
+
+def reviewers(run):
+    return [entry.published.run.reviewer_id for entry in run.scorings]
+
+
+def test_the_scorings_are_grouped_by_run_with_their_roles():
+    # The arbiter's scoring listed first: it still comes after the primaries.
+    shuffled = [SCORINGS[4], *SCORINGS[:4], *SCORINGS[5:]]
+    runs = reviewed_runs(shuffled, DECISIONS, GOLDS)
+    assert [run.scorings[0].published.run.run_id for run in runs] == [
+        "run-2", "run-1", "run-3", "run-4"
+    ]  # fmt: skip
+    arbitrated, mean, diverged, alone = runs
+    assert (reviewers(mean), mean.roles) == (["R01", "R02"], [PRIMARY_ROLE] * 2)
+    assert (reviewers(arbitrated), arbitrated.roles) == (
+        ["R01", "R03", "R04"],
+        [PRIMARY_ROLE, PRIMARY_ROLE, ARBITER_ROLE],
+    )
+    assert [run.method for run in runs] == [
+        "arbiter", "mean_of_primaries", "pending_arbitration", "awaiting_second_review"
+    ]  # fmt: skip
+    # Which scorings count: both primaries of a mean, the arbiter alone, none pending.
+    assert [mean.counts(i) for i in range(2)] == [True, True]
+    assert [arbitrated.counts(i) for i in range(3)] == [False, False, True]
+    assert not diverged.counts(0) and not diverged.counts(1) and not alone.counts(0)
+    # The counted runs' rows: the mean 9.5 (a half), clipped 9.5, Conditional; the
+    # arbiter's 9, Conditional.
+    assert [mean.row[9], mean.row[10], mean.row[13]] == [9.5, 9.5, "Conditional"]
+    assert [arbitrated.row[9], arbitrated.row[13]] == [9, "Conditional"]
+    assert diverged.row is None and alone.row is None
+    assert diverged.divergent == ["classification", "raw_score"]
+
+
+def test_a_scoring_the_consolidation_does_not_name_is_an_error():
+    stray = scoring("run-1", "R09", [2, 2, 2, 0, 2, 2])
+    with pytest.raises(ValueError, match="run-1: scorings by R09 are not in the consolidation"):
+        reviewed_runs([*SCORINGS[:2], stray], DECISIONS, GOLDS)
+    with pytest.raises(ValueError, match="run-9: scored, but not in the consolidation"):
+        reviewed_runs([scoring("run-9", "R01", [0] * 6)], DECISIONS, GOLDS)
+
+
+@pytest.mark.parametrize(
+    ("t", "expected"),
+    [
+        (
+            EN,
+            [
+                "Counts in the metrics: the arbiter's scoring (R04), whole; the primaries"
+                " (R01, R03) diverged.",
+                "Counts in the metrics: the mean of the two primaries (R01, R02).",
+                "Pending arbitration: the primaries (R01, R02) diverged (classification"
+                " differs, raw scores too far apart). Not counted in the metrics until an"
+                " arbiter scores the run.",
+                "Awaiting second review: one primary scoring so far (R02). Not counted in the"
+                " metrics.",
+            ],
+        ),
+        (
+            ES,
+            [
+                "Cuenta en las métricas: la puntuación del árbitro (R04), entera; los"
+                " primarios (R01, R03) divergieron.",
+                "Cuenta en las métricas: la media de los dos primarios (R01, R02).",
+                "Pendiente de arbitraje: los primarios (R01, R02) divergieron (la"
+                " clasificación difiere, puntuaciones brutas demasiado distintas). No cuenta"
+                " en las métricas hasta que un árbitro puntúe la ejecución.",
+                "A la espera de segunda revisión: por ahora una sola puntuación primaria"
+                " (R02). No cuenta en las métricas.",
+            ],
+        ),
+    ],
+)
+def test_which_scoring_counts_for_each_method(t, expected):
+    runs = reviewed_runs(SCORINGS, DECISIONS, GOLDS)
+    by_run = {run.scorings[0].published.run.run_id: run for run in runs}
+    order = ["run-2", "run-1", "run-3", "run-4"]
+    assert [decision_text(by_run[run_id], t) for run_id in order] == expected
+
+
+def test_each_scorings_tag():
+    arbitrated, mean, diverged, alone = (
+        reviewed_runs([SCORINGS[i] for i in order], DECISIONS, GOLDS)[0]
+        for order in ([2, 3, 4], [0, 1], [5, 6], [7])
+    )
+    assert [counting_text(arbitrated, i, EN) for i in range(3)] == [
+        "not counted: the arbiter decided",
+        "not counted: the arbiter decided",
+        "counts: the arbiter's scoring",
+    ]
+    assert counting_text(mean, 0, EN) == "counts: averaged with the other primary"
+    assert counting_text(diverged, 1, ES) == "no cuenta: pendiente de arbitraje"
+    assert counting_text(alone, 0, EN) == "not counted: awaiting a second review"
+
+
+def articles(page: str) -> dict[str, str]:
+    pattern = r'<article class="run reviewed" id="RO-FOUL-001__(run-\d)">(.*?)</article>'
+    return dict(re.findall(pattern, page))
+
+
+SUMMARY = ["atlas", "v", 2, 2, 0, 0, 0, 0, "1.0", "9.25", "0.04", "0.2", "0.5", "0.4",
+           "Eligible"]  # fmt: skip
+
+
+@pytest.mark.parametrize("t", [EN, ES])
+def test_the_version_page_shows_every_scoring_and_which_counts(t):
+    runs = reviewed_runs(SCORINGS, DECISIONS, GOLDS)
+    page = render_version_page(
+        subject_id="atlas",
+        subject_version="v",
+        runs=SCORINGS,
+        summary=SUMMARY,
+        golds=GOLDS,
+        benchmark_version="v1.0",
+        t=t,
+        reviewed=runs,
+    )
+    found = articles(page)
+    assert list(found) == ["run-1", "run-2", "run-3", "run-4"]  # one article per run
+    arbitrated = found["run-2"]
+    heads = re.findall(r'<div class="scoring ([a-z ]+)"><h4>(.*?)</h4>', arbitrated)
+    role_of = {PRIMARY_ROLE: t("review_role_primary"), ARBITER_ROLE: t("review_role_arbiter")}
+    # R01's scoring: a critical fail, so Fail (critical); R03's: 10, no fail, Pass;
+    # R04's: 9, no fail, Conditional.
+    critical = t("classification_critical", classification=t("classification_Fail"))
+    primary, arbiter = role_of[PRIMARY_ROLE], role_of[ARBITER_ROLE]
+    assert [(css, visible(head)) for css, head in heads] == [
+        ("primary", f"{primary} R01 {critical}"),
+        ("primary", f"{primary} R03 {t('classification_Pass')}"),
+        ("arbiter counts", f"{arbiter} R04 {t('classification_Conditional')}"),
+    ]
+    assert decision_text(runs[1], t) in arbitrated
+    # The mean's consolidated values with the edition's decimal mark: 9.5 and 1.5.
+    mean = found["run-1"]
+    half = t.number("9.5")
+    assert f"<strong>{half}</strong> · " in mean  # raw and clipped
+    assert visible(mean).count(half) == 2
+    assert mean.count('class="scoring primary counts"') == 2
+    # Pending: its status for a class, no consolidated scores, no scoring counts.
+    assert t("review_status_pending_arbitration") in found["run-3"]
+    assert 'class="scores"' not in found["run-3"] and " counts" not in found["run-3"]
+    assert 'class="decision pending"' in found["run-4"]
+    # The run view's style and note only under double review.
+    assert "review.css" not in page and ".scorings {" in page
+    assert t("review_version_note") in page
+
+
+@pytest.mark.parametrize("t", [EN, ES])
+def test_the_case_rows_and_matrix_show_the_run_as_counted(t):
+    runs = reviewed_runs(SCORINGS, DECISIONS, GOLDS)
+    parts, rows = version_parts(
+        "atlas", "v", "d", SCORINGS, ["RO-FOUL-001"], editions={t.code: t}, reviewed=runs
+    )
+    html = rows["RO-FOUL-001"][t.code]
+    cells = [
+        [visible(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+        for row in re.findall(r"<tr>(.*?)</tr>", html)
+    ]
+    assert len(cells) == 4  # one row per run, not per scoring
+    # Run, class, raw, clipped, the six criteria (the mean's third is 1.5).
+    mean = t("review_method_mean", reviewers="R01, R02")
+    assert cells[0][1:10] == [
+        f"run-1{mean}", t("classification_Conditional"), t.number("9.5"), t.number("9.5"),
+        "2", "2", t.number("1.5"), "0", "2",
+    ]  # fmt: skip
+    assert cells[1][1:4] == [
+        f"run-2{t('review_method_arbiter', arbiter='R04')}",
+        t("classification_Conditional"),
+        "9",
+    ]
+    unknown = t("unknown")
+    assert cells[2][2:5] == [t("review_status_pending_arbitration"), unknown, unknown]
+    assert cells[3][2] == t("review_status_awaiting_second_review")
+    # The counts are of the counted runs: 2 runs, 2 Conditional.
+    assert parts.cases["RO-FOUL-001"].counts == [2, 0, 2, 0, 0]
+    # The matrix: one letter per run in run order, "?" for the two pending.
+    letters = re.findall(r"<i class=(\w+)>(.*?)</i>", parts.matrix_row[t.code])
+    pending = t("review_letter_pending")
+    assert letters == [("conditional", t("letter_Conditional"))] * 2 + [("pending", pending)] * 2
