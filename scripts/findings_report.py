@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 
 from ro_metrics.contracts.files import (
-    read_json,
     step_logger,
     tell,
     without_cycle_collector,
     write_bytes_atomic,
 )
+from ro_metrics.contracts.records import read_findings
 from ro_metrics.publishing.claims_lint import lint_template
 from ro_metrics.publishing.report_templates import ReportError, render_report, version_names
 
@@ -27,7 +27,7 @@ from ro_metrics.publishing.report_templates import ReportError, render_report, v
 def main(smk) -> None:
     without_cycle_collector()
     log = step_logger("findings_report", smk.log[0])
-    facts = read_json(smk.input.facts)
+    facts = read_findings(smk.input.facts)
     names = version_names(facts)
     editions, errors = {}, []
     for code, template in smk.params.templates.items():

@@ -18,10 +18,9 @@ do not fit together are named one per line, with the file, and nothing is writte
 import sys
 from pathlib import Path
 
-import orjson
-
 from ro_metrics.contracts.files import step_logger, without_cycle_collector, write_bytes_atomic
 from ro_metrics.contracts.records import (
+    findings_bytes,
     read_answer_shapes,
     read_critical_fails,
     read_ranking_evidence,
@@ -43,12 +42,6 @@ from ro_metrics.formulas.evidence import critical_fail_rows
 from ro_metrics.formulas.findings import FindingsInputError, Leaderboard, findings_document
 from ro_metrics.publishing.findings_charts import chart_file, findings_charts
 from ro_metrics.publishing.translations import LANGUAGES
-
-
-def findings_json(document: dict) -> bytes:
-    """findings.json's bytes: sorted keys, 2-space indent, a final newline."""
-    options = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
-    return orjson.dumps(document, option=options)
 
 
 def write_if_changed(path: Path, content: bytes) -> bool:
@@ -104,7 +97,7 @@ def main(smk) -> None:
             log.error("%s: %s", smk.input[name], message)
         log.error("findings: %d problem(s); nothing was written", len(error.problems))
         sys.exit(1)
-    write_bytes_atomic(smk.output.findings, findings_json(findings.document))
+    write_bytes_atomic(smk.output.findings, findings_bytes(findings.document))
     write_csv(smk.output.heatmap, FAMILY_HEATMAP_COLUMNS, findings.heatmap_rows)
     charts = Path(smk.output.charts)
     charts.mkdir(parents=True, exist_ok=True)

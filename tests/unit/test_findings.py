@@ -544,3 +544,22 @@ def test_a_subject_version_shared_by_two_subjects_is_a_problem():
             "versions by subject_version",
         )
     ]
+
+
+def test_findings_json_keeps_an_exact_fraction_whose_terms_pass_64_bits(tmp_path):
+    # η² at size M: a fraction of two ~35-digit integers; orjson cannot write them.
+    from fractions import Fraction
+
+    from ro_metrics.contracts.records import findings_bytes, fraction_fact, read_findings
+
+    huge = Fraction(3**70 + 2, 2**110)  # 3^70 + 2 is odd: already in lowest terms
+    path = tmp_path / "findings.json"
+    path.write_bytes(findings_bytes({"b": fraction_fact(huge), "a": "é"}))
+    text = path.read_text("utf-8")
+    assert text.startswith(
+        '{\n  "a": "é",\n  "b": {\n    "den": 1298074214633706907132624082305024,'
+    )
+    assert text.endswith("}\n")
+    back = read_findings(path)["b"]
+    assert Fraction(back["num"], back["den"]) == huge
+    assert back["value"] == float(round(huge, 4))

@@ -6,6 +6,7 @@ as a JSON array in its field order, so the files stay small at 10^5 runs.
 """
 
 import hashlib
+import json
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from pathlib import Path
@@ -590,6 +591,19 @@ def fraction_fact(value: Fraction | None) -> dict | None:
         return None
     value = Fraction(value)
     return {"num": value.numerator, "den": value.denominator, "value": float(round(value, 4))}
+
+
+def findings_bytes(document: dict) -> bytes:
+    """results/findings.json's bytes: sorted keys, 2-space indent, UTF-8, a final newline.
+    The standard library's json, not orjson: an exact fraction's terms can pass 2^64
+    (η² over 10^4 runs has ~35 digits), which orjson neither writes nor reads exactly."""
+    text = json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False)
+    return (text + "\n").encode("utf-8")
+
+
+def read_findings(path) -> dict:
+    """results/findings.json's document, its integers exact (findings_bytes)."""
+    return json.loads(Path(path).read_bytes())
 
 
 def write_answer_shapes(path, shapes: list[AnswerShape]) -> None:
