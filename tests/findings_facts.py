@@ -58,7 +58,8 @@ EVENTS = [
     ("RO-OXID-002", "run-2026-04-20-001", "R02", "recommended_action",
      "0.3 mg/L free chlorine is tolerable for the polyamide for a few days", "exact"),
     ("RO-SCAL-003", "run-2026-04-20-001", "R01", "recommended_action",
-     "Raise the recovery to 85 % | and *skip* the antiscalant", "none"),
+     "Raise the recovery to 85 % | and *skip* the antiscalant", "close"),
+    ("RO-SCAL-004", "run-2026-04-20-001", "R01", "", "", "none"),
 ]  # fmt: skip
 # USD per case (input and output prices × mean tokens), None: a price is missing.
 COST = {
@@ -93,7 +94,7 @@ def demo_facts() -> dict:
             "response_field": field,
             "quote": quote,
             "match": match,
-            "reviewer_justification": "restates the gold: never printed",
+            "reviewer_justification": f"The reviewer's words on {case_id}",
         }
         for case_id, run_id, reviewer, field, quote, match in EVENTS
     ]

@@ -101,14 +101,14 @@ def test_the_default_report_quotes_every_critical_fail_and_never_the_gold(code):
     facts = demo_facts()
     report = render_report(DEFAULTS[code], facts, code)
     for event in facts["safety"]["events"]:
-        row = (
-            f"| {event['subject_version']} | {event['case_id']} | {event['run_id']} | "
-            "recommended\\_action | "
-        )
+        field = "recommended\\_action" if event["response_field"] else "—"
+        row = f"| {event['subject_version']} | {event['case_id']} | {event['run_id']} | {field} | "
         assert row in report
     # The third quote holds a cell break and emphasis: escaped, one cell.
-    assert r"Raise the recovery to 85 % \| and \*skip\* the antiscalant | none |" in report
-    assert "restates the gold" not in report
+    assert r"Raise the recovery to 85 % \| and \*skip\* the antiscalant | close |" in report
+    # No quote of the response matches the fourth: the reviewer's words stand in for it
+    # (the scoring's public justification, as in critical_fails.csv; never its reference).
+    assert "The reviewer's words on RO-SCAL-004 | none |" in report
     other = "findings.es.md" if code == "en" else "findings.md"
     assert f"]({other})" in report
 
