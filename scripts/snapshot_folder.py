@@ -19,7 +19,8 @@ def main(smk) -> None:
     metadata = next(path for path in published if Path(path).name == "metadata.json")
     date = smk.params.snapshot_date or read_json(metadata)["newest_scoring_utc"][:10]
     history = Path(smk.params.history)
-    contents = snapshot_contents(published, Path(smk.params.results))
+    # The results folder is metadata.json's: the files keep their places below it (charts/).
+    contents = snapshot_contents(published, Path(metadata).parent)
     target = history / date
     if target.exists():
         found = differences(target, contents)

@@ -51,7 +51,18 @@ PUBLISHED = [
     # Published because the demo corpus has telemetry (a corpus without has neither).
     "operational_per_subject.csv",
     "operational_per_family.csv",
+    # The findings (rule findings), their charts in charts/ (English, then Spanish).
+    "findings.json",
+    "family_heatmap.csv",
+    *(
+        f"charts/{stem}{suffix}.svg"
+        for stem in ("cost_quality", "family_heatmap", "quality_calibration")
+        for suffix in ("", ".es")
+    ),
 ]
+# Rendered into the results folder from the published findings.json by findings_report
+# (not by publish: snapshots and verify hold what publish writes).
+REPORTS = ["findings.md", "findings.es.md"]
 # What a corpus without telemetry (the scaled sizes S, M, L) publishes.
 PUBLISHED_WITHOUT_TELEMETRY = [name for name in PUBLISHED if not name.startswith("operational_")]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
@@ -74,6 +85,13 @@ ONE_PARTITION = {"partitions": 1}
 # load job is submitted, problems come from several load jobs): the demo's subjects
 # spread over 4 of 8 partitions.
 EIGHT_PARTITIONS = {"partitions": 8}
+
+
+def files_below(folder: Path) -> list[str]:
+    """Every file below a folder, as sorted relative POSIX paths (charts/x.svg)."""
+    return sorted(
+        path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()
+    )
 
 
 def workflow_copy(destination: Path) -> Path:

@@ -83,12 +83,19 @@ def test_a_typo_in_a_fact_name_fails_with_file_and_line(tmp_path):
 def test_a_syntax_error_and_a_wrong_value_name_file_and_line(tmp_path):
     with pytest.raises(ReportError, match=r"t\.md\.j2:2: expected token 'name'"):
         render_text(tmp_path, "a\n{{ facts.n_cases| }}\nb\n")
-    # A null fact given to a number filter, and a decimal printed without a filter.
-    null = "x\n\n{{ facts.cost.versions['atlas-7b-2026-03-q4'].cost_per_case_usd|money }}\n"
-    with pytest.raises(ReportError, match=r"t\.md\.j2:3: a null fact"):
-        render_text(tmp_path, null)
+    # A decimal printed without a filter.
     with pytest.raises(ReportError, match=r"t\.md\.j2:1: the number 0\.0561 printed without"):
         render_text(tmp_path, "{{ facts.calibration.versions['borealis-xl-2026-04-02'].brier }}")
+
+
+@pytest.mark.parametrize(("code", "mark"), [("en", "n/a"), ("es", "n/d")])
+def test_a_null_fact_given_to_a_number_filter_is_written_undefined(tmp_path, code, mark):
+    # atlas-7b-2026-03-q4 declares no price: its cost per case is null in the facts.
+    cost = "facts.cost.versions['atlas-7b-2026-03-q4'].cost_per_case_usd"
+    text = "".join(f"{{{{ {cost}|{name} }}}};" for name in ("money", "number", "pct", "times"))
+    path = tmp_path / "t.md.j2"
+    path.write_text(text + "{{ none|ordinal }}\n", "utf-8")
+    assert render_report(path, demo_facts(), code) == f"{mark};{mark};{mark};{mark};{mark}\n"
 
 
 def test_facts_are_read_by_key_and_data_texts_escaped(tmp_path):

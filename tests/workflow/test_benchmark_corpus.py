@@ -158,9 +158,9 @@ def test_the_site_has_no_broken_link(benchmark_run):
     _, _, site, _, _ = benchmark_run
     broken, checked = link_check(site)
     assert broken == []
-    # The index, the findings page, a page per scored version (12) and per case (31), in
-    # both languages.
-    assert len(list(site.rglob("*.html"))) == 2 * (1 + 1 + 12 + 31)
+    # The index, the findings page, the findings report's page, a page per scored version
+    # (12) and per case (31), in both languages.
+    assert len(list(site.rglob("*.html"))) == 2 * (3 + 12 + 31)
     assert checked > 2 * 372  # at least each run's link on its case page, in each edition
 
 

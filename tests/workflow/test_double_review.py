@@ -22,7 +22,7 @@ RERUN = {"load_partition", "consolidation", "cross_check", "per_run", "metrics_p
 RERUN |= {"metrics_per_family", "uncertainty", "publish", "all"}
 # The arbiter's id and class are in the review pairs (agreement), and the metrics
 # change (findings).
-RERUN |= {"agreement", "findings"}
+RERUN |= {"agreement", "findings", "findings_report"}
 
 
 def scorings_per_run(corpus) -> Counter:

@@ -10,6 +10,8 @@ from workflow_runs import (
     ONE_PARTITION,
     PUBLISHED,
     REPO,
+    REPORTS,
+    files_below,
     run_workflow,
     tree_digest,
     workflow_copy,
@@ -39,8 +41,8 @@ def test_two_runs_are_byte_identical(two_runs):
 
 def test_outputs_equal_the_committed_results(two_runs):
     produced = two_runs[0]
-    assert sorted(path.name for path in produced.iterdir()) == sorted(PUBLISHED)
-    for name in PUBLISHED:
+    assert files_below(produced) == sorted(PUBLISHED + REPORTS)
+    for name in PUBLISHED + REPORTS:
         assert (produced / name).read_bytes() == (COMMITTED_RESULTS / name).read_bytes(), name
 
 

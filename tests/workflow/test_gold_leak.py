@@ -100,10 +100,10 @@ def test_a_marked_gold_reaches_no_output_log_cache_snapshot_or_report(tmp_path):
     names = {path.name for path in files}
     assert {"leaderboard.html", "uncertainty.csv", "report.html", "metadata.json"} <= names
     assert {"critical_fails.csv", "index.html"} <= names
-    # The site in both languages: 36 pages at the root, 36 under site/es/.
+    # The site in both languages: 38 pages at the root, 38 under site/es/.
     site_files = [path for path in files if path.relative_to(workdir).parts[0] == "site"]
-    assert len(site_files) == 72
-    assert sum(path.relative_to(workdir).parts[1] == "es" for path in site_files) == 36
+    assert len(site_files) == 76
+    assert sum(path.relative_to(workdir).parts[1] == "es" for path in site_files) == 38
     assert any("historico" in path.parts for path in files)
     assert any(path.suffix == ".svg" for path in files)
     assert any(path.suffix == ".log" for path in files)

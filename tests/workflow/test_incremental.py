@@ -21,6 +21,8 @@ from workflow_runs import (
 
 AGGREGATES = {"cross_check", "consolidation", "per_run", "metrics_per_subject"}
 AGGREGATES |= {"metrics_per_family", "uncertainty", "publish", "all"}
+# The findings (from the metrics) and the report rendered from them.
+AGGREGATES |= {"findings", "findings_report"}
 UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
 
 
@@ -58,7 +60,7 @@ def test_a_changed_parameter_reruns_what_takes_it(demo_run):
     # hold it and by what follows them.
     with demo_run.exclusive():
         planned = planned_jobs(demo_run.workdir, **demo_run.config, alpha=0.4)
-    rerun = {"metrics_per_subject", "uncertainty", "publish"}
+    rerun = {"metrics_per_subject", "uncertainty", "findings", "publish", "findings_report"}
     assert planned == dict.fromkeys([*rerun, "all"], 1)
 
 

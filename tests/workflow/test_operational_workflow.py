@@ -80,13 +80,16 @@ def test_telemetry_change_plan_and_scoring_change_plan(demo_run):
     assert edited != original
     log.write_bytes(edited)
     # A telemetry change: the operational step, the cross-check (it reports telemetry
-    # problems) and what publishes; not the loads, per_run, the metrics, uncertainty.
+    # problems), the findings (cost and latency) and what publishes, the report rendered
+    # from them; not the loads, per_run, the metrics, uncertainty.
     # The change report reads the cross-check's verdict, so it is derived again (the
     # same report: telemetry is not among the inputs it compares).
     assert planned_jobs(workdir, **config) == {
         "operational": 1,
         "cross_check": 1,
+        "findings": 1,
         "publish": 1,
+        "findings_report": 1,
         "all": 1,
     }
     log.write_bytes(original)

@@ -68,11 +68,12 @@ def test_one_page_per_scored_version_and_case_and_an_index(site, results):
     per_run = read_csv(results / "per_run.csv")
     versions = {(r["subject_id"], r["subject_version"]) for r in per_run}
     cases = {r["case_id"] for r in per_run}
-    expected = {"index.html"} | {version_page(*v) for v in versions}
+    # The index, the findings page and the findings report's page.
+    expected = {"index.html", "findings.html", "report.html"} | {version_page(*v) for v in versions}
     expected |= {case_page(c) for c in cases}
     expected |= {edition_page(page, "es") for page in expected}
     assert {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()} == expected
-    assert len(versions) == 5 and len(cases) == 30 and len(expected) == 72
+    assert len(versions) == 5 and len(cases) == 30 and len(expected) == 76
     # fjord-13b has responses but no scoring: no page, as on the leaderboard.
     assert not (site / "versions/fjord-13b").exists()
     assert not (site / "es/versions/fjord-13b").exists()

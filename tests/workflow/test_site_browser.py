@@ -32,7 +32,13 @@ from pathlib import Path
 import pytest
 
 from browser import PROBE, require_chromium, shared_browser, with_alert_trap
-from ro_metrics.publishing.site_files import INDEX, case_page, edition_page, version_page
+from ro_metrics.publishing.site_files import (
+    FINDINGS,
+    INDEX,
+    case_page,
+    edition_page,
+    version_page,
+)
 from workflow_runs import corpus_copy, read_csv, run_workflow, workflow_copy
 
 require_chromium(module_level=True)
@@ -304,9 +310,24 @@ def test_markup_in_a_response_is_escaped_everywhere(probed):
                 INDEX,
                 version_page("borealis-xl", "borealis-xl-2026-01-15"),
                 case_page("RO-OXID-002"),  # the main hypothesis
+                FINDINGS,  # the critical fail's quote among the safety gate's events
+                "report.html",  # the same quote in the findings report's safety table
             )
         ),
     }
+
+
+@pytest.mark.parametrize("page", ["findings.html", "es/findings.html", "report.html"])
+def test_markup_in_a_quote_runs_no_script_on_the_findings_pages(probed, browser, tmp_path, page):
+    html = (probed / "site" / page).read_text("utf-8")
+    assert ESCAPED in html
+    trapped = with_alert_trap(html, tmp_path / "trapped.html")
+    dom = browser.dom(trapped)
+    assert "data-alerted" not in dom.split(">", 2)[1]
+    assert PROBE not in dom and "<img" not in dom
+    control = tmp_path / "control.html"
+    control.write_text(trapped.read_text("utf-8").replace(ESCAPED, PROBE), "utf-8")
+    assert 'data-alerted="' in browser.dom(control)
 
 
 @pytest.mark.parametrize(

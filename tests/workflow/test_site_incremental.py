@@ -2,9 +2,10 @@
 
 After a full `snakemake site`, adding the scoring of one unscored response (atlas-7b,
 RO-NOWE-006, run-2026-05-12-001) must plan exactly one subject-version pages job (the
-partition of atlas-7b) and the case pages and index job, and must rewrite exactly three
-pages in each language: atlas-7b's version page, the case page of RO-NOWE-006 and the
-index, at the root and under es/; every other file of site/ keeps its bytes, inode and
+partition of atlas-7b) and the case pages and index job, and must rewrite exactly five
+pages in each language: atlas-7b's version page, the case page of RO-NOWE-006, the
+index, the findings page and the findings report's page (their numbers move), at the
+root and under es/; every other file of site/ keeps its bytes, inode and
 mtime, and in the cache only that partition's parts file and its rows file of the case
 are rewritten. Also: a rerun with no change does nothing; a page deleted or edited by
 hand is restored by the next run; a parts file or rows files removed from the cache are
@@ -34,14 +35,18 @@ from workflow_runs import (
 
 UNSCORED = ("atlas-7b", "RO-NOWE-006", "run-2026-05-12-001")
 METRICS = {"load_partition", "cross_check", "consolidation", "per_run", "metrics_per_subject"}
-METRICS |= {"metrics_per_family", "uncertainty", "publish"}
+METRICS |= {"metrics_per_family", "uncertainty", "findings", "publish", "findings_report"}
 # The pages one added scoring rewrites (see the module docstring).
 TOUCHED = [
     "cases/RO-NOWE-006.html",
     "es/cases/RO-NOWE-006.html",
+    "es/findings.html",
     "es/index.html",
+    "es/report.html",
     "es/versions/atlas-7b/atlas-7b-2026-03-q4.html",
+    "findings.html",
     "index.html",
+    "report.html",
     "versions/atlas-7b/atlas-7b-2026-03-q4.html",
 ]
 

@@ -9,6 +9,7 @@ from workflow_runs import (
     ONE_PARTITION,
     PUBLISHED,
     corpus_copy,
+    files_below,
     run_workflow,
     tree_digest,
     workflow_copy,
@@ -39,7 +40,7 @@ def test_snapshot_lifecycle(published):
     assert first.returncode == 0, first.output
     snapshot = results / "historico" / date
     assert f"Snapshot {snapshot} written ({len(PUBLISHED)} files)" in first.output
-    assert sorted(path.name for path in snapshot.iterdir()) == sorted(PUBLISHED)
+    assert files_below(snapshot) == sorted(PUBLISHED)
     for name in PUBLISHED:
         assert (snapshot / name).read_bytes() == (results / name).read_bytes(), name
         assert not (snapshot / name).stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)

@@ -14,8 +14,6 @@ rule snapshot:
         mem_mb=512,
     params:
         history=HISTORY,
-        # The snapshot keeps the published files' places below it (charts/).
-        results=RESULTS,
         snapshot_date=config["snapshot_date"],
         # Published only with telemetry: in the snapshot when present.
         optional=list(OPTIONAL_PUBLISHED.values()),

@@ -22,7 +22,10 @@ decimal comma wherever a decimal is written):
 A number filter takes a fraction object {"num", "den", "value"}, an int, a float or a
 number as text; it rounds the exact value (num/den, or the decimal as written: a float
 is the published text of a 4-decimal value) half-even, never the float. A null (a fact
-undefined for these data) is an error: test it with `is none` first.
+undefined for these data: an ECE rank without runs, a correlation of one version, a
+price not declared) is written as the edition's "undefined" mark (n/a, n/d), so a
+template written against one corpus keeps rendering on another; a sentence that must
+read differently tests it with `is none`.
 
 Printing escapes: every value a placeholder prints is a data text and is escaped for
 Markdown (markdown.markdown_text: no emphasis, link, HTML or table break can come from
@@ -164,12 +167,20 @@ class ReportFilters:
         self.labels = labels
         self.mark = labels.labels["decimal_mark"]
 
+    def undefined(self) -> Markdown:
+        """What a number filter writes for a null fact (module docstring)."""
+        return Markdown(self.labels("report_undefined"))
+
     def number(self, value, places: int = 2) -> Markdown:
         """A plain number with `places` decimals."""
+        if value is None:
+            return self.undefined()
         return Markdown(decimal_text(exact(value), places, self.mark))
 
     def pct(self, value, places: int = 1) -> Markdown:
         """A rate (0–1) as a percentage with `places` decimals."""
+        if value is None:
+            return self.undefined()
         text = decimal_text(exact(value) * 100, places, self.mark)
         return Markdown(self.labels("report_percent", value=text))
 
@@ -178,10 +189,14 @@ class ReportFilters:
 
     def times(self, value, places: int = 1) -> Markdown:
         """A ratio "N×"."""
+        if value is None:
+            return self.undefined()
         text = decimal_text(exact(value), places, self.mark)
         return Markdown(self.labels("report_times", ratio=text))
 
     def ordinal(self, value) -> Markdown:
+        if value is None:
+            return self.undefined()
         n = count(value)
         key = ORDINAL_LABELS[ordinal_category(self.labels.code, n)]
         return Markdown(self.labels(key, n=n))
@@ -199,6 +214,8 @@ class ReportFilters:
         return Markdown(self.labels("report_list_last", rest=rest, last=items[-1]))
 
     def money(self, value, places: int = 4) -> Markdown:
+        if value is None:
+            return self.undefined()
         text = decimal_text(exact(value), places, self.mark)
         return Markdown(self.labels("report_money", amount=text))
 
