@@ -56,29 +56,29 @@ def test_quick_bench_writes_every_scenario(tmp_path):
     }
     assert {by_scenario[name]["met"] for name in targets} <= {"yes", "no"}
     assert {row["met"] for row in rows if not row["target"]} == {""}
-    # Jobs: with one partition (the demo size), a cold run is the 10 steps and `all`; an
+    # Jobs: with one partition (the demo size), a cold run is the 12 steps and `all`; an
     # added scoring reruns all but the golds' and the telemetry's loads; the site target
     # is its two page jobs and `site` (instead of `all`).
     jobs = {row["scenario"]: int(row["jobs"]) for row in rows}
     assert jobs == {
         "floor": 0,
         "engine": 0,
-        "cold": 11,
+        "cold": 13,
         "site_cold": 3,
         "noop": 0,
-        "one_scoring": 9,
-        "site_one_scoring": 11,
-        "one_gold": 9,
-        "changes_step": 9,
+        "one_scoring": 11,
+        "site_one_scoring": 13,
+        "one_gold": 11,
+        "changes_step": 11,
         "site_added": 2,
     }
     added = float(by_scenario["site_one_scoring"]["median_s"]) - float(
         by_scenario["one_scoring"]["median_s"]
     )
     assert abs(float(rows[-1]["median_s"]) - added) <= 0.02  # medians of 1 repetition
-    # The site of size S: an index, the findings page, 12 subject-version pages, 31 case
-    # pages; in English and in Spanish.
-    assert {row["site_files"] for row in rows} == {"90"}
+    # The site of size S: an index, the findings page, the report's page, 12
+    # subject-version pages, 31 case pages; in English and in Spanish.
+    assert {row["site_files"] for row in rows} == {"92"}
     table = (tmp_path / "benchmarks.md").read_text("utf-8")
     assert table.count("\n| S | 758 |") == len(SCENARIOS)
     assert "- cores: " in table and "- date of the run: " in table
