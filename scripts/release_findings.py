@@ -66,8 +66,8 @@ def write_if_changed(path: Path, content: bytes) -> bool:
 
 
 def main(smk) -> None:
-    started, cpu_started = time.perf_counter(), time.process_time()
     without_cycle_collector()
+    started, cpu_started = time.perf_counter(), time.process_time()
     log = step_logger("findings", smk.log[0])
     verdict = read_verdict(smk.input.verdict)
     per_run = read_per_run(smk.input.per_run)
