@@ -84,8 +84,9 @@ SCENARIOS = [
 DOUBLE_REVIEW_SCENARIOS = ["floor", "engine", "cold", "noop", "one_arbiter"]
 # Bench size → (make_demo_corpus's size, double review).
 BENCH_SIZES = {"S": ("S", False), "M": ("M", False), "L": ("L", False), "L2": ("L", True)}
-# `make bench`'s sizes. L2 is not among them: measured once with --repeat 1 it took
-# (see docs/performance.md) too long for a full run on this 2-core machine.
+# `make bench`'s sizes. L2 is not among them: with --repeat 1 it took 387 s (L 414 s)
+# on the 2-core machine; three repetitions would take `make bench` past ~20 min
+# (docs/performance.md).
 DEFAULT_SIZES = "S,M,L"
 # Targets (issues 11, 13, 14): per size, scenario → (the floor it is a ratio of, the
 # largest ratio), measured in the same run. Size S is the benchmark's real size (12
