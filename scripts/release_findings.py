@@ -9,13 +9,16 @@ neighbour tests and bootstrap ranks from the uncertainty step's rankings.json, t
 critical fails' evidence as publish finds it (formulas.evidence). The charts
 (publishing.findings_charts), English `<stem>.svg` and Spanish `<stem>.es.svg`, are
 written into the charts folder only when their bytes change, so a chart whose data did
-not change keeps its file and date.
+not change keeps its file and date. The step's last log line is its own wall and CPU
+seconds from the start of main (`findings: ... in X s (CPU Y s)`): the bench's
+findings_cold and findings_step rows read it, as the job shares the run with others.
 
 On the path of every new scoring: no pandas (formulas.findings says why). Inputs that
 do not fit together are named one per line, with the file, and nothing is written.
 """
 
 import sys
+import time
 from pathlib import Path
 
 from ro_metrics.contracts.files import step_logger, without_cycle_collector, write_bytes_atomic
@@ -57,6 +60,7 @@ def write_if_changed(path: Path, content: bytes) -> bool:
 
 def main(smk) -> None:
     without_cycle_collector()
+    started, cpu_started = time.perf_counter(), time.process_time()
     log = step_logger("findings", smk.log[0])
     verdict = read_verdict(smk.input.verdict)
     per_run = read_per_run(smk.input.per_run)
@@ -111,6 +115,13 @@ def main(smk) -> None:
         findings.document["n_versions"],
         findings.document["n_scored_runs"],
         ", ".join(written) or "none (their data did not change)",
+    )
+    log.info(
+        "findings: %d versions, %d scored runs in %.3f s (CPU %.3f s)",
+        findings.document["n_versions"],
+        findings.document["n_scored_runs"],
+        time.perf_counter() - started,
+        time.process_time() - cpu_started,
     )
 
 

@@ -21,13 +21,23 @@ peak memory (summed RSS of the whole process tree, sampled) of:
 - changes_step: after a snapshot, one added and one re-scored scoring, a rerun; the
   time is that of the changes report alone, the part of the publish job that compares
   the results with the snapshot (its wall and CPU seconds, as the job logs them; it
-  has no process of its own to sample since it joined that job).
+  has no process of its own to sample since it joined that job);
+- findings_cold, findings_step: the findings job alone (its wall and CPU seconds from
+  the start of its main, as its log's last line says) in the cold and the one_scoring
+  scenarios' runs: what the findings add to a cold run and to one new scoring.
+
+Size L2 is size L's corpus under double review (make_demo_corpus's double_review: two
+primaries per scored run, arbiters on half the divergent runs, about 260k files), run
+with `reviewers_per_run=2`, in the scenarios floor, engine, cold, noop and one_arbiter
+(a rerun after an arbiter's scoring of one run pending arbitration). Issue 30 asks for
+its ratios to its own floor, without a target.
 
 Medians go to a Markdown table (docs/benchmarks.md) and a CSV, with each scenario's
 ratios to the floor and to the engine floor, the target it must meet, the number of
 jobs it ran, and the size of the site built.
 
     python scripts/tools/bench.py                  # sizes S, M, L, 3 repetitions
+    python scripts/tools/bench.py --sizes L2 --repeat 1   # double review at size L
     python scripts/tools/bench.py --quick --out-dir /tmp/bench   # size S, 1 repetition
 """
 
@@ -48,6 +58,7 @@ import sys
 import tempfile
 import threading
 import time
+from functools import cached_property
 from importlib.metadata import version
 from pathlib import Path
 
@@ -69,6 +80,14 @@ SCENARIOS = [
     "one_gold",
     "changes_step",
 ]
+# Size L2's scenarios (double review): what issue 30 asks to measure.
+DOUBLE_REVIEW_SCENARIOS = ["floor", "engine", "cold", "noop", "one_arbiter"]
+# Bench size → (make_demo_corpus's size, double review).
+BENCH_SIZES = {"S": ("S", False), "M": ("M", False), "L": ("L", False), "L2": ("L", True)}
+# `make bench`'s sizes. L2 is not among them: with --repeat 1 it took 387 s (L 414 s)
+# on the 2-core machine; three repetitions would take `make bench` past ~20 min
+# (docs/performance.md).
+DEFAULT_SIZES = "S,M,L"
 # Targets (issues 11, 13, 14): per size, scenario → (the floor it is a ratio of, the
 # largest ratio), measured in the same run. Size S is the benchmark's real size (12
 # subject versions × 31 cases × 1 run), measured against the engine floor E; size L
@@ -88,10 +107,22 @@ TARGETS = {
         "site_cold": ("floor", 1.0),
         "site_added": ("floor", 0.3),
         "changes_step": ("floor", 0.3),
+        # Issue 28: the findings step at most half the floor in a cold run, at most 0.3
+        # of it in the rerun after a new scoring.
+        "findings_cold": ("floor", 0.5),
+        "findings_step": ("floor", 0.3),
     },
 }
 # The publish job's line on its changes report (published_results.report_changes).
 CHANGES_TIMES = re.compile(r"^INFO changes: .* in ([0-9.]+) s \(CPU ([0-9.]+) s\)$", re.M)
+# The findings job's last line (release_findings.main).
+FINDINGS_TIMES = re.compile(r"^INFO findings: .* in ([0-9.]+) s \(CPU ([0-9.]+) s\)$", re.M)
+# Rows read from a job's log after a scenario's run: row → (scenario, log, its line).
+# The log is rewritten by each run of its job, so it is read right after that run.
+LOGGED_STEPS = {
+    "findings_cold": ("cold", "findings.log", FINDINGS_TIMES),
+    "findings_step": ("one_scoring", "findings.log", FINDINGS_TIMES),
+}
 MEMORY_TARGET_MIB = 1024
 MEMORY_TARGET_SIZE = "L"
 # The process tree is sampled for its memory. Each sample walks /proc: every 20 ms
@@ -187,13 +218,14 @@ class Bench:
         self.cores = cores
         self.corpus = scratch / f"corpus-{size}"
         self.workdir = scratch / f"workflow-{size}"
-        self.counts = make_corpus(self.corpus, size=size)
+        corpus_size, self.double_review = BENCH_SIZES[size]
+        self.counts = make_corpus(self.corpus, size=corpus_size, double_review=self.double_review)
         self.workdir.mkdir()
         for part in WORKFLOW_PARTS:
             source = workflow / part
             copy = shutil.copytree if source.is_dir() else shutil.copy2
             copy(source, self.workdir / part)
-        self.unscored = self._unscored_responses()
+        self.started = 0.0  # time.time() at the start of the last scenario
         self.golds = sorted((self.corpus / "golds/v1.0").glob("*_gold.md"))
         self.edits = 0
         self.engine = scratch / f"engine-{size}"
@@ -204,6 +236,10 @@ class Bench:
     def engine_command(self) -> list[str]:
         return [str(Path(sys.executable).parent / "snakemake"), "--cores", str(self.cores)]
 
+    @property
+    def scenarios(self) -> list[str]:
+        return DOUBLE_REVIEW_SCENARIOS if self.double_review else SCENARIOS
+
     def snakemake(self, *targets: str) -> list[str]:
         return [
             str(Path(sys.executable).parent / "snakemake"),
@@ -213,10 +249,21 @@ class Bench:
             "--config",
             f"corpus={self.corpus}",
             "results=results",
+            *(["reviewers_per_run=2"] if self.double_review else []),
         ]
+
+    def logged_times(self, log_name: str, line: re.Pattern) -> tuple[float, float]:
+        """A job's wall and CPU seconds from its log's line, written in the last scenario
+        (an older log means the job did not run in it: an error, not a stale number)."""
+        [log] = self.workdir.glob(f".cache/*/logs/{log_name}")
+        if log.stat().st_mtime < self.started:
+            raise RuntimeError(f"{log} was not written in the last scenario's run")
+        [(wall, cpu)] = line.findall(log.read_text("utf-8"))
+        return float(wall), float(cpu)
 
     def run(self, scenario: str) -> tuple[float, float, float, int]:
         """Wall seconds, peak RSS (MiB), CPU seconds and jobs run of one scenario."""
+        self.started = time.time()
         if scenario == "floor":
             command = [sys.executable, "-c", FLOOR_CODE, str(self.corpus)]
             measure(command, REPO)  # warm-up: brings the corpus into the page cache
@@ -245,6 +292,8 @@ class Bench:
             targets = ["site"]
         elif scenario == "one_gold":
             self._change_gold()
+        elif scenario == "one_arbiter":
+            self._add_arbiter()
         elif scenario == "changes_step":
             # A snapshot dated before every scoring, then one added and one re-scored
             # scoring: the changes job then has a comparison to make.
@@ -252,16 +301,18 @@ class Bench:
             measure([*snapshot, "snapshot_date=2000-01-01"], self.workdir)
             self._add_scoring()
             self._rescore()
+            self.started = time.time()
             _, peak, output, _ = measure(self.snakemake(), self.workdir)
-            [log] = self.workdir.glob(".cache/*/logs/publish.log")
-            [(wall, cpu)] = CHANGES_TIMES.findall(log.read_text("utf-8"))
-            return float(wall), peak, float(cpu), jobs_run(output)
+            wall, cpu = self.logged_times("publish.log", CHANGES_TIMES)
+            return wall, peak, cpu, jobs_run(output)
         wall, peak, output, cpu = measure(self.snakemake(*targets), self.workdir)
         if scenario == "noop" and "Nothing to be done" not in output:
             raise RuntimeError(f"the no-op rerun ran jobs:\n{output[-3000:]}")
         return wall, peak, cpu, jobs_run(output)
 
-    def _unscored_responses(self) -> list[Path]:
+    @cached_property
+    def unscored(self) -> list[Path]:
+        """The responses without a scoring, the last one first to be scored."""
         scored = {
             (path.parent.name, path.name.split("__eval-")[0])
             for path in self.corpus.glob("scoring/v1.0/*/*.json")
@@ -287,6 +338,26 @@ class Bench:
         target = template.parent / f"{response.stem}__eval-{scoring['reviewer_id']}.json"
         target.write_text(json.dumps(scoring, indent=2), "utf-8")
 
+    def _add_arbiter(self) -> None:
+        """The arbiter R04 (never a primary) scores the first run pending arbitration of
+        the published pending_runs.csv: a copy of its first primary's scoring, dated
+        after every scoring of the corpus."""
+        with open(self.workdir / "results/pending_runs.csv", encoding="utf-8") as handle:
+            pending = [row for row in csv.DictReader(handle)]
+        target = next((row for row in pending if row["status"] == "pending_arbitration"), None)
+        if target is None:
+            raise RuntimeError("one_arbiter: no run pending arbitration left in the corpus")
+        folder = self.corpus / "scoring/v1.0" / target["subject_id"]
+        name = f"{target['case_id']}__{target['run_id']}"
+        first = target["primary_ids"].split(";")[0]
+        scoring = json.loads((folder / f"{name}__eval-{first}.json").read_text("utf-8"))
+        scoring.update(
+            reviewer_id="R04",
+            evaluation_id=f"eval-{target['case_id']}-{target['run_id']}-R04",
+            scoring_timestamp_utc="2026-06-30T12:00:00Z",
+        )
+        (folder / f"{name}__eval-R04.json").write_text(json.dumps(scoring, indent=2), "utf-8")
+
     def _rescore(self) -> None:
         """One criterion of one scoring moved by one point."""
         self.edits += 1
@@ -307,34 +378,45 @@ class Bench:
 def run_size(
     scratch: Path, size: str, cores: int, repeat: int, log, workflow: Path = REPO
 ) -> list[dict]:
-    log(f"size {size}: generating {SIZES[size]} (subjects, cases, runs)")
+    corpus_size, double_review = BENCH_SIZES[size]
+    review = ", two reviewers per run" if double_review else ""
+    log(f"size {size}: generating {SIZES[corpus_size]} (subjects, cases, runs{review})")
     bench = Bench(scratch, size, cores, workflow)
-    samples = {scenario: [] for scenario in SCENARIOS}
+    logged = {row: step for row, step in LOGGED_STEPS.items() if step[0] in bench.scenarios}
+    samples = {scenario: [] for scenario in [*bench.scenarios, *logged]}
     for repetition in range(1, repeat + 1):
-        for scenario in SCENARIOS:
+        for scenario in bench.scenarios:
             wall, peak, cpu, jobs = bench.run(scenario)
             samples[scenario].append((wall, peak, cpu, jobs))
             log(
                 f"size {size} #{repetition} {scenario}: {wall:.2f} s, {peak:.0f} MiB, "
                 f"cpu {cpu:.2f} s, {jobs} jobs"
             )
+            for row, (source, log_name, line) in logged.items():
+                if source == scenario:
+                    # The job's own time; the peak and the jobs of the scenario's run.
+                    step_wall, step_cpu = bench.logged_times(log_name, line)
+                    samples[row].append((step_wall, peak, step_cpu, jobs))
+                    log(f"size {size} #{repetition} {row}: {step_wall:.2f} s, cpu {step_cpu:.2f} s")
     floors = {
         name: statistics.median(wall for wall, *_ in samples[name]) for name in ("floor", "engine")
     }
     floor_cpu = statistics.median(cpu for _, _, cpu, _ in samples["floor"])
     # What the site adds to a rerun after one added scoring, repetition by repetition.
-    samples["site_added"] = [
-        (site - plain, max(site_peak, plain_peak), site_cpu - plain_cpu, site_jobs - plain_jobs)
-        for (site, site_peak, site_cpu, site_jobs), (
-            plain,
-            plain_peak,
-            plain_cpu,
-            plain_jobs,
-        ) in zip(samples["site_one_scoring"], samples["one_scoring"], strict=True)
-    ]
+    site_added = ["site_added"] if "site_one_scoring" in bench.scenarios else []
+    if site_added:
+        samples["site_added"] = [
+            (site - plain, max(site_peak, plain_peak), site_cpu - plain_cpu, site_jobs - plain_jobs)
+            for (site, site_peak, site_cpu, site_jobs), (
+                plain,
+                plain_peak,
+                plain_cpu,
+                plain_jobs,
+            ) in zip(samples["site_one_scoring"], samples["one_scoring"], strict=True)
+        ]
     site_files = [path for path in (bench.workdir / "site").rglob("*") if path.is_file()]
     rows = []
-    for scenario in [*SCENARIOS, "site_added"]:
+    for scenario in [*bench.scenarios, *site_added, *logged]:
         walls = [wall for wall, *_ in samples[scenario]]
         median = statistics.median(walls)
         cpu = statistics.median(cpu for _, _, cpu, _ in samples[scenario])
@@ -396,8 +478,15 @@ def markdown(rows: list[dict], machine: dict) -> str:
         "up-to-date site; **site_added** = site_one_scoring − one_scoring, what the "
         "site adds to that rerun; **changes_step** = the changes report alone (its part of "
         "the `publish` job, as logged), in a rerun "
-        "after a snapshot, one added and one re-scored scoring. **jobs** = the jobs the "
-        "scenario ran (the `all` target's included). Size S is the benchmark's real size "
+        "after a snapshot, one added and one re-scored scoring; **findings_cold**, "
+        "**findings_step** = the `findings` job alone (its own wall and CPU time, as it "
+        "logs them) in the cold and the one_scoring runs. Size **L2** is size L's corpus "
+        "with two reviewers per run (arbiters on half the divergent runs, the rest "
+        "pending), run with `reviewers_per_run=2`; **one_arbiter** = rerun after an "
+        "arbiter's scoring of one run pending arbitration; issue 30 asks for its ratios "
+        "to its own floor, with no target. **jobs** = the jobs the "
+        "scenario ran (the `all` target's included; for a job's own row, its scenario's). "
+        "Size S is the benchmark's real size "
         "(12 subject versions × 31 cases × 1 run): its targets are ratios to E; those of "
         f"size L are ratios to the floor, with peak RSS ≤ {MEMORY_TARGET_MIB} MiB. "
         "Where a target is not met, [performance.md](performance.md) gives the profile "
@@ -420,11 +509,13 @@ def markdown(rows: list[dict], machine: dict) -> str:
             f"| {row['peak_rss_mib']} | {row['met']} "
             f"| {row['median_cpu_s']:.2f} | {row['cpu_ratio_to_floor']:.2f} |"
         )
-    lines += ["", "Size of the site (`site/`) after the last scenario:", ""]
-    lines += ["| size | pages | MiB |", "|---|---:|---:|"]
-    for row in rows:
-        if row["scenario"] == "floor":
-            lines.append(f"| {row['size']} | {row['site_files']:,} | {row['site_mib']} |")
+    # Size L2 builds no site.
+    sites = [row for row in rows if row["scenario"] == "floor" and row["site_files"]]
+    if sites:
+        lines += ["", "Size of the site (`site/`) after the last scenario:", ""]
+        lines += ["| size | pages | MiB |", "|---|---:|---:|"]
+    for row in sites:
+        lines.append(f"| {row['size']} | {row['site_files']:,} | {row['site_mib']} |")
     return "\n".join(lines) + "\n"
 
 
@@ -442,7 +533,11 @@ def workflow_commit(checkout: Path) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="S,M,L", help="comma-separated sizes (S, M, L)")
+    parser.add_argument(
+        "--sizes",
+        default=DEFAULT_SIZES,
+        help=f"comma-separated sizes ({', '.join(BENCH_SIZES)}; L2: L with two reviewers)",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="repetitions per scenario")
     parser.add_argument("--quick", action="store_true", help="size S, one repetition")
     parser.add_argument("--cores", type=int, default=os.cpu_count())
@@ -458,7 +553,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     sizes = ["S"] if args.quick else args.sizes.split(",")
     repeat = 1 if args.quick else args.repeat
-    unknown = [size for size in sizes if size not in SIZES]
+    unknown = [size for size in sizes if size not in BENCH_SIZES]
     if unknown or repeat < 1:
         parser.error(f"unknown sizes {unknown} or repeat < 1")
 

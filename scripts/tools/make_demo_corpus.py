@@ -30,6 +30,12 @@ Sizes:
   response (``n_responses // 20`` of them, chosen by the seeded RNG) is left
   unscored. ``--subjects/--cases/--runs`` override the size's numbers.
 
+``--double-review`` (any size) adds ``subjects/reviewers.yaml`` and a second primary's
+scoring to every scored run but one in 12 (DOUBLE_REVIEW_PLAN: agreements, each kind
+of divergence, runs left with one review), and an arbiter's on every other divergent
+run (the rest stay pending arbitration); run the workflow on it with
+``--config reviewers_per_run=2``. At size L it is about 260,000 files.
+
 Usage::
 
     python scripts/tools/make_demo_corpus.py demo/corpus --force
@@ -676,7 +682,7 @@ def _make_double_reviewed_demo(root: Path, seed: int) -> dict:
     """The demo corpus with a second primary and arbiters (_add_double_review)."""
     counts = _make_demo(root, seed)
     w = _Writer(root)
-    _add_double_review(root, w, seed)
+    _add_double_review(root, w, seed, DEMO_GOLDS)
     added = w.result()
     return {kind: counts[kind] + added.get(kind, 0) for kind in counts if kind != "total"} | {
         "total": counts["total"] + added["total"]
@@ -794,7 +800,7 @@ ARBITRATION_DELAY = dt.timedelta(days=1)
 
 
 def reviewers_yaml() -> str:
-    """subjects/reviewers.yaml of the double-reviewed demo: ids and roles, no names."""
+    """subjects/reviewers.yaml of a double-reviewed corpus: ids and roles, no names."""
     lines = ["# Synthetic reviewer registry (scripts/tools/make_demo_corpus.py).", "reviewers:"]
     for reviewer_id, roles in DOUBLE_REVIEW_REGISTRY:
         lines += [f"  - reviewer_id: {reviewer_id}", f"    roles: [{', '.join(roles)}]"]
@@ -892,10 +898,11 @@ def _second_scoring(first: dict, kind: str, gold: Gold, rng: random.Random) -> d
     return second
 
 
-def _add_double_review(root: Path, w: _Writer, seed: int) -> None:
-    """A second primary's scoring for each scored run of the demo, following
-    DOUBLE_REVIEW_PLAN (agreements, each divergence, runs with one review), and the
-    arbiter's on every other divergent run (the rest stay pending arbitration)."""
+def _add_double_review(root: Path, w: _Writer, seed: int, golds: dict[str, Gold]) -> None:
+    """A second primary's scoring for each scored run of the corpus under root (the
+    demo's or a scaled one, whose golds are given), following DOUBLE_REVIEW_PLAN
+    (agreements, each divergence, runs with one review), and the arbiter's on every
+    other divergent run (the rest stay pending arbitration)."""
     rng = random.Random(f"{seed}:double-review")  # noqa: S311 (seeded, not crypto)
     w.write("subjects/reviewers.yaml", reviewers_yaml().encode(), "registry")
     score_dir = root / "scoring" / BENCHMARK_VERSION
@@ -908,7 +915,7 @@ def _add_double_review(root: Path, w: _Writer, seed: int) -> None:
         if kind == "one_review":
             continue
         ref = first["response_ref"]
-        gold = DEMO_GOLDS[ref["case_id"]]
+        gold = golds[ref["case_id"]]
         second = _second_scoring(first, kind, gold, rng)
         if second is None or (kind in ("same", "close")) == _diverges(first, second, gold):
             second = _second_scoring(first, "same", gold, rng)
@@ -939,7 +946,16 @@ def _rescore(w: _Writer, folder: Path, scoring: dict, reviewer: str, when: dt.da
 # --------------------------------------------------------------------------
 
 
-def _make_scaled(root: Path, seed: int, size: str, n_subj: int, n_cases: int, n_runs: int) -> dict:
+def _make_scaled(
+    root: Path,
+    seed: int,
+    size: str,
+    n_subj: int,
+    n_cases: int,
+    n_runs: int,
+    *,
+    double_review: bool = False,
+) -> dict:
     w = _Writer(root)
     rng = random.Random(f"{seed}:scaled:{n_subj}:{n_cases}:{n_runs}")  # noqa: S311
     base = dt.datetime(2026, 5, 12)
@@ -1047,6 +1063,10 @@ def _make_scaled(root: Path, seed: int, size: str, n_subj: int, n_cases: int, n_
                 )
                 name = f"{case_id}__{run_id}__eval-{reviewer}.json"
                 w.write_json(f"{score_dir}/{name}", scoring, "scorings")
+    if double_review:
+        # After every first scoring is written: the plan goes by the sorted scoring
+        # paths, as the demo's does.
+        _add_double_review(root, w, seed, golds)
     return w.result()
 
 
@@ -1073,7 +1093,8 @@ def make_corpus(
 
     ``root`` must be missing or empty unless ``force`` is true; with ``force``
     the generator-owned folders (``subjects``, ``responses``, ``scoring``,
-    ``golds``) are removed first, so a rerun is byte-identical.
+    ``golds``) are removed first, so a rerun is byte-identical. ``double_review``:
+    two primaries per scored run and arbiters (module docstring), at any size.
     """
     root = Path(root)
     overrides = (subjects, cases, runs)
@@ -1089,8 +1110,6 @@ def make_corpus(
             if (root / name).exists():
                 shutil.rmtree(root / name)
     root.mkdir(parents=True, exist_ok=True)
-    if double_review and size != "demo":
-        raise ValueError("--double-review applies to the demo size only")
     if size == "demo":
         if double_review:
             return _make_double_reviewed_demo(root, seed)
@@ -1102,7 +1121,7 @@ def make_corpus(
         raise ValueError("subjects, cases and runs must be >= 1 (runs <= 999)")
     if n_cases > 5 * 999:
         raise ValueError("at most 999 cases per family")
-    return _make_scaled(root, seed, size, n_subj, n_cases, n_runs)
+    return _make_scaled(root, seed, size, n_subj, n_cases, n_runs, double_review=double_review)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1121,7 +1140,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--double-review",
         action="store_true",
-        help="demo only: two primaries per run and arbiters (subjects/reviewers.yaml); "
+        help="two primaries per run and arbiters (subjects/reviewers.yaml), any size; "
         "run the workflow on it with --config reviewers_per_run=2",
     )
     a = p.parse_args(argv)
