@@ -42,7 +42,12 @@ from ro_metrics.contracts.vocabulary import family_of
 from ro_metrics.formulas.answer_structure import structure_facts
 from ro_metrics.formulas.cost_quality import cost_facts, cost_per_case
 from ro_metrics.formulas.evidence import critical_fail_rows
-from ro_metrics.formulas.findings import FindingsInputError, Leaderboard, findings_document
+from ro_metrics.formulas.findings import (
+    FindingsInputError,
+    Leaderboard,
+    findings_document,
+    keyed_inputs,
+)
 from ro_metrics.publishing.findings_charts import chart_file, findings_charts
 from ro_metrics.publishing.translations import LANGUAGES
 
@@ -63,22 +68,25 @@ def main(smk) -> None:
     started, cpu_started = time.perf_counter(), time.process_time()
     log = step_logger("findings", smk.log[0])
     verdict = read_verdict(smk.input.verdict)
-    per_run = read_per_run(smk.input.per_run)
     subjects = read_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS)
-    evidence = read_ranking_evidence(smk.input.rankings)
-    critical = critical_fail_rows(
-        [fail for path in smk.input.critical_fails for fail in read_critical_fails(path)]
-    )
-    shapes = [shape for path in smk.input.shapes for shape in read_answer_shapes(path)]
     operational = None
     if verdict.has_telemetry:
         operational = read_table(smk.input.operational_per_subject, OPERATIONAL_SUBJECT_COLUMNS)
-    order = Leaderboard.of(subjects).order
-    families = {case_id: family_of(case_id) for case_id in set(per_run.column("case_id"))}
+    keyed = keyed_inputs(
+        read_per_run(smk.input.per_run),
+        subjects,
+        read_ranking_evidence(smk.input.rankings),
+        critical_fail_rows(
+            [fail for path in smk.input.critical_fails for fail in read_critical_fails(path)]
+        ),
+        [shape for path in smk.input.shapes for shape in read_answer_shapes(path)],
+        read_table(smk.input.criterion_scores, CRITERION_COLUMNS),
+        operational,
+    )
+    order = Leaderboard.of(keyed.subjects).order
+    families = {case_id: family_of(case_id) for case_id in set(keyed.per_run.column("case_id"))}
     try:
-        structure = structure_facts(
-            shapes, families, read_table(smk.input.criterion_scores, CRITERION_COLUMNS), order
-        )
+        structure = structure_facts(keyed.shapes, families, keyed.criterion_rows, order)
     except ValueError as error:  # a shape of a version with no row of the leaderboard
         log.error("%s: %s", " ".join(smk.input.shapes), error)
         sys.exit(1)
@@ -86,15 +94,16 @@ def main(smk) -> None:
         findings = findings_document(
             benchmark_version=smk.params.benchmark_version,
             verdict=verdict,
-            per_run=per_run,
-            subjects=subjects,
-            critical_rows=critical,
-            evidence=evidence,
+            per_run=keyed.per_run,
+            subjects=keyed.subjects,
+            critical_rows=keyed.critical_rows,
+            evidence=keyed.evidence,
             structure=structure,
-            cost=cost_facts(operational, subjects, order),
+            cost=cost_facts(keyed.operational_rows, keyed.subjects, order),
             costs=None
-            if operational is None
-            else {row["subject_version"]: cost_per_case(row) for row in operational},
+            if keyed.operational_rows is None
+            else {row["subject_version"]: cost_per_case(row) for row in keyed.operational_rows},
+            names=keyed.names,
         )
     except FindingsInputError as error:
         for name, message in error.problems:

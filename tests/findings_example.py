@@ -125,6 +125,12 @@ _FINDINGS = {
     "benchmark_version": "v1.0",
     "inputs_digest": "ab" * 32,
     "n_versions": 4,
+    "versions": {
+        "alpha-1": {"subject_id": "atlas", "subject_version": "alpha-1"},
+        "beta-2": {"subject_id": "borealis", "subject_version": "beta-2"},
+        "gamma-3": {"subject_id": "cirrus", "subject_version": "gamma-3"},
+        PROBE: {"subject_id": "delta", "subject_version": PROBE},
+    },
     "n_cases": 3,
     "n_scored_runs": 30,
     "bootstrap": {"seed": 20240601, "replicates": 2000},

@@ -14,6 +14,7 @@ a-1 on the ungated ranking). b-1 and a-1 share the published Brier 0.15 (both Br
 1 in the bootstrap step's record).
 """
 
+import dataclasses
 from fractions import Fraction
 from statistics import NormalDist
 
@@ -488,6 +489,7 @@ def test_the_document_assembles_every_section():
             "benchmark_version",
             "inputs_digest",
             "n_versions",
+            "versions",
             "n_cases",
             "n_scored_runs",
             "bootstrap",
@@ -544,6 +546,46 @@ def test_a_subject_version_shared_by_two_subjects_is_a_problem():
             "versions by subject_version",
         )
     ]
+
+
+def test_a_subject_version_two_subjects_share_is_keyed_with_its_subject():
+    # gamma's version renamed a-1, alpha's name (allowed: unique within a subject only).
+    def shared(version):
+        return "a-1" if version == "c-1" else version
+
+    runs = [(s, shared(v), *rest) for s, v, *rest in RUNS]
+    subjects = [{**row, "subject_version": shared(row["subject_version"])} for row in SUBJECTS]
+    evidence = dataclasses.replace(
+        EVIDENCE,
+        ranks=[r._replace(subject_version=shared(r.subject_version)) for r in EVIDENCE.ranks],
+    )
+    critical = [["gamma", "a-1", "RO-OXID-001", "run-1", "R01", "generic", "", "", "none", ""]]
+    keyed = fd.keyed_inputs(per_run(runs), subjects, evidence, critical, [], [], None)
+    assert fd.version_keys(subjects) == {
+        ("alpha", "a-1"): "alpha/a-1",
+        ("beta", "b-1"): "b-1",
+        ("gamma", "a-1"): "gamma/a-1",
+    }
+    assert keyed.critical_rows[0][:2] == ["gamma", "gamma/a-1"]
+    assert keyed.evidence.neighbours[0][:4] == ("beta", "b-1", "alpha", "alpha/a-1")
+    document = fd.findings_document(
+        benchmark_version="v1.0",
+        verdict=VERDICT,
+        per_run=keyed.per_run,
+        subjects=keyed.subjects,
+        critical_rows=keyed.critical_rows,
+        evidence=keyed.evidence,
+        structure={},
+        cost={},
+        costs=None,
+        names=keyed.names,
+    ).document
+    # The same facts as with distinct names (test_safety_counts_...), under the keys.
+    assert document["safety"]["events_per_version"] == {"b-1": 0, "alpha/a-1": 0, "gamma/a-1": 1}
+    assert document["safety"]["disqualified"]["versions"] == ["gamma/a-1"]
+    assert document["versions"]["gamma/a-1"] == {"subject_id": "gamma", "subject_version": "a-1"}
+    # The per-run table given is left as it was.
+    assert per_run(runs).column("subject_version").count("a-1") == 5
 
 
 def test_findings_json_keeps_an_exact_fraction_whose_terms_pass_64_bits(tmp_path):

@@ -19,6 +19,7 @@ exact and fast enough (docs/findings-json.md).
 """
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import groupby
@@ -252,6 +253,97 @@ def tally_runs(per_run: Rows) -> RunTallies:
             continue
         result.cells[version, family] = tally
     return result
+
+
+# --- findings.json's key of a version.
+
+
+def version_keys(subjects: list[dict[str, str]]) -> dict[tuple[str, str], str]:
+    """(subject_id, subject_version) → the version's key in findings.json: its
+    subject_version, or "subject_id/subject_version" when another subject has a version
+    of that name (the registry requires a subject_version unique within its subject
+    only: validation-rules.md)."""
+    owners = Counter(row["subject_version"] for row in subjects)
+    return {
+        (row["subject_id"], row["subject_version"]): row["subject_version"]
+        if owners[row["subject_version"]] == 1
+        else f"{row['subject_id']}/{row['subject_version']}"
+        for row in subjects
+    }
+
+
+class KeyedInputs(NamedTuple):
+    """The findings' inputs with every subject_version replaced by its key."""
+
+    per_run: Rows
+    subjects: list[dict[str, str]]
+    evidence: RankingEvidence
+    critical_rows: list[list]
+    shapes: list
+    criterion_rows: list[dict[str, str]]
+    operational_rows: list[dict[str, str]] | None
+    names: dict[str, dict[str, str]]  # key → {"subject_id", "subject_version"}
+
+
+def keyed_inputs(
+    per_run: Rows,
+    subjects: list[dict[str, str]],
+    evidence: RankingEvidence,
+    critical_rows: list[list],
+    shapes: list,
+    criterion_rows: list[dict[str, str]],
+    operational_rows: list[dict[str, str]] | None,
+) -> KeyedInputs:
+    """Every input of the findings keyed by version_keys, so that each fact of a version
+    is found under one key even when two subjects share a subject_version. Rows of a
+    version with no row in metrics_per_subject.csv keep their subject_version."""
+    keys = version_keys(subjects)
+    if all(key == version for (_, version), key in keys.items()):
+        names = {key: {"subject_id": s, "subject_version": v} for (s, v), key in keys.items()}
+        return KeyedInputs(
+            per_run, subjects, evidence, critical_rows, shapes, criterion_rows,
+            operational_rows, names,
+        )  # fmt: skip
+
+    def key(subject_id: str, version: str) -> str:
+        return keys.get((subject_id, version), version)
+
+    sid, sv = PER_RUN_COLUMNS.index("subject_id"), PER_RUN_COLUMNS.index("subject_version")
+    records = [list(record) for record in per_run.records]
+    for record in records:
+        record[sv] = key(record[sid], record[sv])
+
+    def rows(table):
+        return [
+            {**row, "subject_version": key(row["subject_id"], row["subject_version"])}
+            for row in table
+        ]
+
+    return KeyedInputs(
+        per_run=Rows(records, per_run.indices),
+        subjects=rows(subjects),
+        evidence=RankingEvidence(
+            n_replicates=evidence.n_replicates,
+            seed=evidence.seed,
+            ranks=[
+                r._replace(subject_version=key(r.subject_id, r.subject_version))
+                for r in evidence.ranks
+            ],
+            neighbours=[
+                t._replace(
+                    upper_subject_version=key(t.upper_subject_id, t.upper_subject_version),
+                    lower_subject_version=key(t.lower_subject_id, t.lower_subject_version),
+                )
+                for t in evidence.neighbours
+            ],
+            correlations=evidence.correlations,
+        ),
+        critical_rows=[[row[0], key(row[0], row[1]), *row[2:]] for row in critical_rows],
+        shapes=[s._replace(subject_version=key(s.subject_id, s.subject_version)) for s in shapes],
+        criterion_rows=rows(criterion_rows),
+        operational_rows=None if operational_rows is None else rows(operational_rows),
+        names={key: {"subject_id": s, "subject_version": v} for (s, v), key in keys.items()},
+    )
 
 
 # --- The leaderboard's order, the versions' published rows.
@@ -685,10 +777,12 @@ def findings_document(
     structure: dict,
     cost: dict,
     costs: dict[str, Fraction | None] | None,
+    names: dict[str, dict[str, str]] | None = None,
 ) -> Findings:
     """Every fact of findings.md (docs/findings-json.md): the benchmark version and the
     inputs digest of metadata.json, the counts, the bootstrap's seed and replicates, §§
-    1–4 and 7 computed here, § 5 (`structure`) and § 6 (`cost`) as given.
+    1–4 and 7 computed here, § 5 (`structure`) and § 6 (`cost`) as given; `versions`,
+    each version's key (keyed_inputs) → its subject_id and subject_version.
     Raises FindingsInputError with every problem when the inputs do not fit together."""
     tallies = tally_runs(per_run)
     board = Leaderboard.of(subjects)
@@ -700,6 +794,12 @@ def findings_document(
         "benchmark_version": benchmark_version,
         "inputs_digest": f"sha256:{verdict.inputs_digest}",
         "n_versions": len(board.order),
+        "versions": names
+        if names is not None
+        else {
+            v: {"subject_id": board.rows[v]["subject_id"], "subject_version": v}
+            for v in board.order
+        },
         "n_cases": sum(len(cases) for cases in tallies.cases.values()),
         "n_scored_runs": len(per_run),
         "bootstrap": {"seed": evidence.seed, "replicates": evidence.n_replicates},

@@ -102,19 +102,17 @@ def render_findings_page(*, findings: dict, case_ids, charts: dict[str, str], t:
     """The findings page in language t: findings as in results/findings.json, case_ids
     the golds', charts each chart's SVG text in this language by file stem (a missing
     one is said so on the page)."""
-    subject_of = {
-        entry["subject_version"]: entry["subject_id"]
-        for entry in findings["safety"]["ungated_ranking"]
-    }
-    for event in findings["safety"]["events"]:
-        subject_of.setdefault(event["subject_version"], event["subject_id"])
+    # A version's key in findings.json (its subject_version, or subject_id/subject_version
+    # when two subjects share the name) → the names its page is at.
+    names = findings.get("versions", {})
 
-    def version_href(sv: str) -> str | None:
-        subject_id = subject_of.get(sv)
-        return version_page(subject_id, sv) if subject_id else None
+    def version_href(key: str) -> str | None:
+        name = names.get(key)
+        return version_page(name["subject_id"], name["subject_version"]) if name else None
 
     def run_href(event: dict) -> str:
-        page = version_page(event["subject_id"], event["subject_version"])
+        name = names.get(event["subject_version"]) or event
+        page = version_page(name["subject_id"], name["subject_version"])
         return f"{page}#{run_anchor(event['case_id'], event['run_id'])}"
 
     events = [
