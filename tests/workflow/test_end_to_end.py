@@ -72,6 +72,8 @@ def test_headers_are_the_published_contract(two_runs):
         "alpha,q_final,leaderboard_status",
         "metrics_per_family.csv": "subject_id,subject_version,family,n_runs,n_pass,"
         "n_conditional,n_fail,pass_rate_family,mean_clipped_score_family",
+        "family_heatmap.csv": "subject_id,subject_version,leaderboard_status,family,n_runs,"
+        "n_pass,pass_rate,mean_clipped_score",
         "coverage.csv": "subject_id,subject_version,n_responses,n_scored,n_unscored,"
         "n_operational_runs,n_responses_without_call,n_calls_without_usage,"
         "n_calls_without_response",

@@ -113,7 +113,7 @@ def test_every_link_resolves_and_nothing_is_fetched(site, results, pages):
 
 def test_every_page_switches_to_the_same_page_in_the_other_language(site, pages):
     english = sorted(name for name in pages if not name.startswith("es/"))
-    assert len(english) == 36 and sorted(pages) == sorted(english + [f"es/{n}" for n in english])
+    assert len(english) == 38 and sorted(pages) == sorted(english + [f"es/{n}" for n in english])
     for name in english:
         html = (site / name).read_text("utf-8")
         spanish = (site / "es" / name).read_text("utf-8")

@@ -104,7 +104,8 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
     site = workdir / "site"
     assert planned_jobs(workdir, "site", **config) == {}
     before = state(site)
-    assert len(before) == 72  # index, 5 version pages, 30 case pages; in English and Spanish
+    # index, findings, report, 5 version pages, 30 case pages; in English and Spanish
+    assert len(before) == 76
 
     add_scoring(corpus)
     (cache,) = (workdir / ".cache").glob("*/site")
