@@ -396,24 +396,11 @@ def groups(rows: Rows, keys: list[str]) -> Iterator[tuple[tuple, Rows]]:
 # One row per run the metrics count: per_run.csv's columns of a run (no reviewer_id,
 # no scoring_timestamp_utc: the run has several), how it was consolidated and by whom.
 CONSOLIDATED_COLUMNS = [
-    "subject_id",
-    "subject_version",
-    "case_id",
-    "family",
-    "run_id",
+    *PER_RUN_COLUMNS[: PER_RUN_COLUMNS.index("reviewer_id")],
     "method",  # single, mean_of_primaries or arbiter
     "primary_ids",  # the primaries' ids, by id, joined by ";"
     "arbiter_id",
-    "rubric_floor",
-    "rubric_ceiling",
-    "raw_score",
-    "clipped_score",
-    "has_critical_fail",
-    "has_recoverable_fail",
-    "classification",
-    "reported_confidence",
-    "confidence_unit",
-    "correctness",
+    *PER_RUN_COLUMNS[PER_RUN_COLUMNS.index("rubric_floor") :],
 ]
 # One row per scored run left out of R for its review, for the committee.
 PENDING_COLUMNS = [

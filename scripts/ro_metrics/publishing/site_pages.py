@@ -621,6 +621,19 @@ def _reviewed_mark(reviewed: ReviewedRun, markup: _RunMarkup, *, brief: bool = F
     return marks[row[_CLASSIFICATION], row[_CRITICAL]]
 
 
+def _runs_by_case(runs, reviewed) -> dict[str, list]:
+    """A version's runs by case id, in their order: each scored run, or under double
+    review each reviewed run (its scorings together)."""
+    by_case: dict[str, list] = {}
+    if reviewed is None:
+        for entry in runs:
+            by_case.setdefault(entry.published.run.case_id, []).append(entry)
+    else:
+        for run in reviewed:
+            by_case.setdefault(run.scorings[0].published.run.case_id, []).append(run)
+    return by_case
+
+
 def render_version_page(
     *,
     subject_id: str,
@@ -642,13 +655,7 @@ def render_version_page(
     if not prints_answers(t.code):
         answer_link = text(href(edition_page(page, t.code), answer_page(page)))
     summary_row = dict(zip(SUBJECT_COLUMNS, summary, strict=True))
-    by_case: dict[str, list] = {}
-    if reviewed is None:
-        for entry in runs:
-            by_case.setdefault(entry.published.run.case_id, []).append(entry)
-    else:
-        for run in reviewed:
-            by_case.setdefault(run.scorings[0].published.run.case_id, []).append(run)
+    by_case = _runs_by_case(runs, reviewed)
     markup = _run_markup(t)
     # The sections' pieces, joined once with the rest of the page (a page holds ~900
     # runs at size L: joining case by case would copy it again for each level).
@@ -821,13 +828,7 @@ def version_parts(
         f'<td class="name"><a href="{version_link}">{text(subject_id)}</a>'
         f'<span class="ci">{text(subject_version)}</span></td>'
     )
-    by_case: dict[str, list] = {}
-    if reviewed is None:
-        for entry in runs:
-            by_case.setdefault(entry.published.run.case_id, []).append(entry)
-    else:
-        for run in reviewed:
-            by_case.setdefault(run.scorings[0].published.run.case_id, []).append(run)
+    by_case = _runs_by_case(runs, reviewed)
     cases, case_rows, answer_links = {}, {}, None
     for case_id, entries in by_case.items():
         if answer_links is None:  # every case page is in cases/: the same from each
