@@ -141,6 +141,10 @@ def test_every_page_switches_to_the_same_page_in_the_other_language(site, pages)
             spanish_answers = [f"../{link}" for link in english_answers]
             assert [link for link in es_links if "#" in link] == spanish_answers, name
             es_links = [link[3:] if link in spanish_answers else link for link in es_links]
+        elif name == "report.html":
+            # The report's own line to its other edition (findings.md ↔ findings.es.md).
+            en_links.remove(f"{up}es/{name}")
+            es_links.remove(f"../{up}{name}")
         assert en_links == es_links, name
 
 
