@@ -51,11 +51,14 @@ def main(smk) -> None:
         )
         runs = [run for run in runs if run.case_id in golds]
     rows = per_run_rows(runs, golds)
-    # The runs the metrics count (the consolidation's): with one reviewer per run, the
-    # same rows as per_run.csv's.
-    consolidation = read_consolidation(smk.input.consolidation)
-    counted = per_run_rows(consolidation.runs, golds)
-    write_per_run(rows, smk.output.csv, smk.output.table, counted)
+    # The runs the metrics count: the consolidation's when it ran (with one reviewer per
+    # run, the same rows as per_run.csv's), else per_run.csv's own rows.
+    if not smk.params.consolidated:
+        write_per_run(rows, smk.output.csv, smk.output.table)
+    else:
+        consolidation = read_consolidation(smk.input.consolidation)
+        counted = per_run_rows(consolidation.runs, golds)
+        write_per_run(rows, smk.output.csv, smk.output.table, counted)
     if smk.params.double_review:
         write_csv(
             smk.output.consolidated,

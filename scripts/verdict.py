@@ -47,15 +47,16 @@ def main(smk) -> None:
         smk.params.max_file_bytes,
         operational,
     )
-    # The reviews' problems (the consolidation's), with every other problem of the corpus.
-    reviews = read_review_check(smk.input.reviews)
-    problems = [*result.problems, *reviews.problems]
-    if smk.params.strict:
+    # The reviews' problems (the consolidation's, when it ran), with every other problem
+    # of the corpus.
+    reviews = read_review_check(smk.input.reviews) if smk.params.consolidated else None
+    problems = [*result.problems, *(reviews.problems if reviews else [])]
+    if smk.params.strict and reviews:
         problems += reviews.pending
     if problems:
         print(report(problems, smk.params.corpus, log), file=sys.stderr)
         sys.exit(1)
-    if reviews.pending:
+    if reviews and reviews.pending:
         log.warning(
             "Warning: %d scoring(s) belong to runs pending arbitration or awaiting their "
             "second review, which are in no metric (see pending_runs.csv and coverage.csv)",

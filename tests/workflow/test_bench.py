@@ -67,8 +67,8 @@ def test_quick_bench_writes_every_scenario(tmp_path):
     }
     assert {by_scenario[name]["met"] for name in targets} <= {"yes", "no"}
     assert {row["met"] for row in rows if not row["target"]} == {""}
-    # Jobs: with one partition (the demo size), a cold run is the 12 steps (load_golds,
-    # load_partition, operational, consolidation, cross_check, per_run, the two metrics,
+    # Jobs: with one partition (the demo size), a cold run is the 11 steps (load_golds,
+    # load_partition, operational, cross_check, per_run, the two metrics,
     # uncertainty, findings, publish, findings_report) and `all`; an added scoring, a
     # changed gold and the changes_step rerun all but two loads (the telemetry's and the
     # golds' or the partition's); the site target is its two page jobs and `site`
@@ -77,16 +77,16 @@ def test_quick_bench_writes_every_scenario(tmp_path):
     assert jobs == {
         "floor": 0,
         "engine": 0,
-        "cold": 13,
+        "cold": 12,
         "site_cold": 3,
         "noop": 0,
-        "one_scoring": 11,
-        "site_one_scoring": 13,
-        "one_gold": 11,
-        "changes_step": 11,
+        "one_scoring": 10,
+        "site_one_scoring": 12,
+        "one_gold": 10,
+        "changes_step": 10,
         "site_added": 2,
-        "findings_cold": 13,
-        "findings_step": 11,
+        "findings_cold": 12,
+        "findings_step": 10,
     }
     # The findings job is a part of its scenario's run, whose peak memory it reports.
     for row, scenario in (("findings_cold", "cold"), ("findings_step", "one_scoring")):

@@ -37,10 +37,10 @@ def test_every_job_submitted_on_its_own_gives_the_same_results(tmp_path):
     submitted = re.findall(r"Submitted job \d+ with external jobid 'local-\d+'", run.output)
     # The demo corpus's one partition load (partitions: auto; each job process reads the
     # partitions the main process chose), the golds, the operational step, cross_check,
-    # the consolidation, per_run, two aggregates, uncertainty, the findings, publish (the
+    # per_run, two aggregates, uncertainty, the findings, publish (the
     # critical fails' evidence, the leaderboard and the changes report with it: its
     # forked part runs in the submitted job too) and the findings report.
-    assert len(submitted) == 12, run.output
+    assert len(submitted) == 11, run.output
     assert "localrule" not in run.output.replace("localrule all:", "")
     for name in PUBLISHED + REPORTS:
         assert (workdir / "out" / name).read_bytes() == (COMMITTED_RESULTS / name).read_bytes()

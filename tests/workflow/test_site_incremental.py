@@ -34,7 +34,7 @@ from workflow_runs import (
 )
 
 UNSCORED = ("atlas-7b", "RO-NOWE-006", "run-2026-05-12-001")
-METRICS = {"load_partition", "cross_check", "consolidation", "per_run", "metrics_per_subject"}
+METRICS = {"load_partition", "cross_check", "per_run", "metrics_per_subject"}
 METRICS |= {"metrics_per_family", "uncertainty", "findings", "publish", "findings_report"}
 # The pages one added scoring rewrites (see the module docstring).
 TOUCHED = [

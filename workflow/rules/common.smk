@@ -116,6 +116,10 @@ DOUBLE_REVIEW = REVIEW_POLICY.reviewers_per_run == 2
 # The reviewer registry: an input only where it exists (optional with one reviewer per
 # run; the consolidation names it missing under double review).
 REVIEWER_REGISTRY = [f"{CORPUS}/{REVIEWERS}"] if Path(CORPUS, REVIEWERS).is_file() else []
+# The consolidation step runs under double review, or to check a corpus's reviewer
+# registry against its scorings; a v1.0 corpus without one (one reviewer per run) has
+# nothing to consolidate, and its runs go from the load straight to the per-run table.
+CONSOLIDATES = DOUBLE_REVIEW or bool(REVIEWER_REGISTRY)
 
 # Job processes (cluster executors) reuse the manifests the main process wrote, and
 # the partitions it chose.

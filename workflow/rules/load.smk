@@ -64,8 +64,9 @@ rule cross_check:
         registry_schema=f"{SCHEMAS}/registry.schema.json",
         # The telemetry's problems and the calls to check against their responses.
         operational=rules.operational.output.summary,
-        # The reviews' problems, found by the consolidation (consolidation.smk).
-        reviews=f"{CACHE}/consolidated/review_check.json",
+        # The reviews' problems, found by the consolidation (consolidation.smk), when it
+        # runs (CONSOLIDATES).
+        **({"reviews": f"{CACHE}/consolidated/review_check.json"} if CONSOLIDATES else {}),
     output:
         verdict=f"{CACHE}/checked/verdict.json",
         input_files=f"{STAGED}/input_files.csv",
@@ -81,5 +82,7 @@ rule cross_check:
         benchmark_version=VERSION,
         max_file_bytes=MAX_FILE_BYTES,
         strict=config["strict"],
+        # The consolidation's problems are an input (reviews) when it runs.
+        consolidated=CONSOLIDATES,
     script:
         "../../scripts/verdict.py"

@@ -5,8 +5,13 @@ rule per_run:
         # depend on. The verdict gates what is published (build_leaderboard, publish).
         runs=rules.cross_check.input.runs,
         golds=rules.cross_check.input.golds,
-        # The runs the metrics count (one per run).
-        consolidation=rules.consolidation.output.consolidation,
+        # The runs the metrics count (one per run), when the consolidation runs
+        # (CONSOLIDATES); otherwise every scored run, one per run by the v1.0 rule.
+        **(
+            {"consolidation": rules.consolidation.output.consolidation}
+            if CONSOLIDATES
+            else {}
+        ),
     output:
         # Under double review only: the consolidated runs and the runs pending review.
         **(
@@ -30,6 +35,7 @@ rule per_run:
         mem_mb=1024,
     params:
         double_review=DOUBLE_REVIEW,
+        consolidated=CONSOLIDATES,
     script:
         "../../scripts/per_run_table.py"
 
