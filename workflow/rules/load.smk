@@ -56,6 +56,9 @@ rule load_golds:
 
 rule cross_check:
     input:
+        # The reviews' problems, found by the consolidation (consolidation.smk), when it
+        # runs (CONSOLIDATES).
+        **({"reviews": f"{CACHE}/consolidated/review_check.json"} if CONSOLIDATES else {}),
         modules=modules("verdict.py"),
         partitions=expand(f"{CACHE}/load/partition-{{partition}}.json", partition=PARTITIONS),
         runs=expand(f"{CACHE}/load/partition-{{partition}}.runs.json", partition=PARTITIONS),
@@ -64,9 +67,6 @@ rule cross_check:
         registry_schema=f"{SCHEMAS}/registry.schema.json",
         # The telemetry's problems and the calls to check against their responses.
         operational=rules.operational.output.summary,
-        # The reviews' problems, found by the consolidation (consolidation.smk), when it
-        # runs (CONSOLIDATES).
-        **({"reviews": f"{CACHE}/consolidated/review_check.json"} if CONSOLIDATES else {}),
     output:
         verdict=f"{CACHE}/checked/verdict.json",
         input_files=f"{STAGED}/input_files.csv",

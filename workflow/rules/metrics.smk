@@ -1,17 +1,13 @@
 rule per_run:
     input:
+        # The runs the metrics count (one per run), when the consolidation runs
+        # (CONSOLIDATES); otherwise every scored run, one per run by the v1.0 rule.
+        **({"consolidation": rules.consolidation.output.consolidation} if CONSOLIDATES else {}),
         modules=modules("per_run_table.py"),
         # Not the verdict: it changes with the telemetry, which the per-run values do not
         # depend on. The verdict gates what is published (build_leaderboard, publish).
         runs=rules.cross_check.input.runs,
         golds=rules.cross_check.input.golds,
-        # The runs the metrics count (one per run), when the consolidation runs
-        # (CONSOLIDATES); otherwise every scored run, one per run by the v1.0 rule.
-        **(
-            {"consolidation": rules.consolidation.output.consolidation}
-            if CONSOLIDATES
-            else {}
-        ),
     output:
         # Under double review only: the consolidated runs and the runs pending review.
         **(
