@@ -17,7 +17,7 @@ from ro_metrics.contracts.files import (
     step_logger,
     tell,
     without_cycle_collector,
-    write_bytes_atomic,
+    write_bytes_if_changed,
 )
 from ro_metrics.contracts.records import read_findings
 from ro_metrics.publishing.claims_lint import lint_template
@@ -45,12 +45,11 @@ def main(smk) -> None:
         sys.exit(1)
     for code, content in editions.items():
         path = Path(getattr(smk.output, code))
-        if path.is_file() and path.read_bytes() == content:
-            os.utime(path)
-            log.info("unchanged: %s", path)
-        else:
-            write_bytes_atomic(path, content)
+        if write_bytes_if_changed(path, content):
             log.info("written: %s", path)
+        else:
+            os.utime(path)  # Snakemake's output must be newer than its inputs
+            log.info("unchanged: %s", path)
     tell(f"findings report: {', '.join(smk.output)}")
 
 

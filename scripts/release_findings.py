@@ -21,7 +21,12 @@ import sys
 import time
 from pathlib import Path
 
-from ro_metrics.contracts.files import step_logger, without_cycle_collector, write_bytes_atomic
+from ro_metrics.contracts.files import (
+    step_logger,
+    without_cycle_collector,
+    write_bytes_atomic,
+    write_bytes_if_changed,
+)
 from ro_metrics.contracts.records import (
     findings_bytes,
     read_answer_shapes,
@@ -50,17 +55,6 @@ from ro_metrics.formulas.findings import (
 )
 from ro_metrics.publishing.findings_charts import chart_file, findings_charts
 from ro_metrics.publishing.translations import LANGUAGES
-
-
-def write_if_changed(path: Path, content: bytes) -> bool:
-    """Write only new bytes (a chart's file keeps its date while its data do not change)."""
-    try:
-        if path.stat().st_size == len(content) and path.read_bytes() == content:
-            return False
-    except FileNotFoundError:
-        pass
-    write_bytes_atomic(path, content)
-    return True
 
 
 def main(smk) -> None:
@@ -117,7 +111,7 @@ def main(smk) -> None:
     written = []
     for code in LANGUAGES:
         for stem, svg in sorted(findings_charts(findings.document, code).items()):
-            if write_if_changed(charts / chart_file(stem, code), svg.encode("utf-8")):
+            if write_bytes_if_changed(charts / chart_file(stem, code), svg.encode("utf-8")):
                 written.append(chart_file(stem, code))
     log.info(
         "findings of %d versions, %d scored runs written; charts redrawn: %s",

@@ -78,6 +78,19 @@ def write_bytes_atomic(path, content: bytes, *, durable: bool = True) -> None:
         staging.unlink(missing_ok=True)
 
 
+def write_bytes_if_changed(path, content: bytes, *, durable: bool = True) -> bool:
+    """write_bytes_atomic, only when the file does not already hold these bytes (a file
+    keeps its date while what it is made from does not change); True if written."""
+    path = Path(path)
+    try:
+        if path.stat().st_size == len(content) and path.read_bytes() == content:
+            return False
+    except FileNotFoundError:
+        pass
+    write_bytes_atomic(path, content, durable=durable)
+    return True
+
+
 def remove_stale_staging(folder: Path, names=None) -> None:
     """Temporary files a killed run left beside the published ones (see
     write_bytes_atomic): those of the given file names, or with names None every one in

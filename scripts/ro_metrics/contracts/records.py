@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
-from ro_metrics.contracts.files import json_bytes, read_json, write_bytes_atomic, write_json
+from ro_metrics.contracts.files import json_bytes, read_json, write_bytes_if_changed, write_json
 
 
 class Problem(NamedTuple):
@@ -471,14 +471,7 @@ def write_case_rows(path, rows: list[VersionRows]) -> bool:
     subject_version), written only if its bytes change; True if written. Not flushed to
     the disk (write_bytes_atomic): its reader checks each entry against its rows_sha256."""
     content = json_bytes({"case_rows": rows}) + b"\n"
-    path = Path(path)
-    try:
-        if path.stat().st_size == len(content) and path.read_bytes() == content:
-            return False
-    except FileNotFoundError:
-        pass
-    write_bytes_atomic(path, content, durable=False)
-    return True
+    return write_bytes_if_changed(path, content, durable=False)
 
 
 def read_case_rows(path) -> list[VersionRows] | None:

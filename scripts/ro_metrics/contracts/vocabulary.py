@@ -129,3 +129,8 @@ def newest_timestamp(timestamps) -> str:
         if second is None or second == newest_second
     ]
     return utc_text(max(candidates, key=timestamp_instant))
+
+
+# divergent_runs.csv's arbiter_status of a divergent run (multi-reviewer.md): an arbiter
+# decided it, or it awaits one. Written by the agreement step, read by the pages.
+ARBITRATED, PENDING = "arbitrated", "pending"

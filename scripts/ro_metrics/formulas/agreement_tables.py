@@ -19,12 +19,14 @@ import numpy as np
 
 from ro_metrics.contracts.records import ReviewPair
 from ro_metrics.contracts.vocabulary import (
+    ARBITRATED,
     CONDITIONAL,
     CRITERIA,
     FAIL,
     FAMILIES,
     MAX_RAW_SCORE,
     PASS,
+    PENDING,
     family_of,
 )
 from ro_metrics.formulas import agreement
@@ -43,7 +45,6 @@ DECISIONS = ("mean", "arbiter", "pending_arbitration")
 # at least one reviewer flagged (a + b + c): fewer runs than flags, so the stricter
 # reading.
 MIN_POSITIVES = 5
-ARBITRATED, PENDING = "arbitrated", "pending"
 
 NOTE_CRITICAL_KAPPA = "kappa of a rare flag depends on its prevalence: read PSA NSA and AC1"
 NOTE_SIGNED = "reviewer_b minus reviewer_a (reviewers ordered by id)"

@@ -298,12 +298,18 @@ def keyed_inputs(
     is found under one key even when two subjects share a subject_version. Rows of a
     version with no row in metrics_per_subject.csv keep their subject_version."""
     keys = version_keys(subjects)
+    names = {key: {"subject_id": s, "subject_version": v} for (s, v), key in keys.items()}
     if all(key == version for (_, version), key in keys.items()):
-        names = {key: {"subject_id": s, "subject_version": v} for (s, v), key in keys.items()}
         return KeyedInputs(
-            per_run, subjects, evidence, critical_rows, shapes, criterion_rows,
-            operational_rows, names,
-        )  # fmt: skip
+            per_run,
+            subjects,
+            evidence,
+            critical_rows,
+            shapes,
+            criterion_rows,
+            operational_rows,
+            names,
+        )
 
     def key(subject_id: str, version: str) -> str:
         return keys.get((subject_id, version), version)
@@ -342,7 +348,7 @@ def keyed_inputs(
         shapes=[s._replace(subject_version=key(s.subject_id, s.subject_version)) for s in shapes],
         criterion_rows=rows(criterion_rows),
         operational_rows=None if operational_rows is None else rows(operational_rows),
-        names={key: {"subject_id": s, "subject_version": v} for (s, v), key in keys.items()},
+        names=names,
     )
 
 

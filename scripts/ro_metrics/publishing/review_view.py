@@ -12,7 +12,7 @@ divergent_runs.csv, pending_runs.csv), so the pages cannot disagree with the fil
 from typing import NamedTuple
 
 from ro_metrics.contracts.records import ConsolidatedRun, PendingRun, PublicGold
-from ro_metrics.contracts.vocabulary import family_of
+from ro_metrics.contracts.vocabulary import ARBITRATED, family_of
 from ro_metrics.formulas.consolidation import (
     ARBITER,
     AWAITING_SECOND_REVIEW,
@@ -31,10 +31,6 @@ from ro_metrics.formulas.per_run import per_run_row
 # A scoring's role in its run (corpus/reviewers.py assigns them; the consolidation
 # records them: a ConsolidatedRun's arbiter_id, the primary_ids of either record).
 PRIMARY_ROLE, ARBITER_ROLE = "primary", "arbiter"
-# divergent_runs.csv's arbiter_status of a divergent run an arbiter decided (the
-# agreement step's formulas/agreement_tables.ARBITRATED; not imported, which would
-# bring numpy into every page job).
-ARBITRATED = "arbitrated"
 # The label of each divergence rule (review_pairs.json's and pending_runs.csv's names).
 RULE_LABELS = {
     CLASSIFICATION: "review_rule_classification",
