@@ -16,8 +16,8 @@ Usage::
 
     python scripts/tools/benchmark_data.py CHECKOUT DEST
 
-copies the checkout's corpus folders (subjects/, responses/, scoring/) to DEST/corpus/
-and its published CSVs (results/per_run.csv, metrics_per_subject.csv,
+copies the checkout's corpus folders (subjects/, responses/, scoring/, and cases/ where
+it has one) to DEST/corpus/ and its published CSVs (results/per_run.csv, metrics_per_subject.csv,
 metrics_per_family.csv) to DEST/published/, then writes DEST/corpus/golds/v1.0/
 <case_id>_gold.md for every case of per_run.csv. It exits non-zero, naming what is
 wrong, if a folder or CSV is missing or a case has two floors, ceilings or families.
@@ -36,6 +36,8 @@ from pathlib import Path
 BENCHMARK_VERSION = "v1.0"
 PRIVATE = "(private)"
 CORPUS_FOLDERS = ("subjects", "responses", "scoring")
+# The public case statements (families.md): copied when the checkout has them.
+OPTIONAL_FOLDERS = ("cases",)
 PUBLISHED_CSVS = ("per_run.csv", "metrics_per_subject.csv", "metrics_per_family.csv")
 
 
@@ -105,6 +107,9 @@ def lay_out(checkout: Path, destination: Path, results: str = "results") -> list
     corpus, published = destination / "corpus", destination / "published"
     for folder in CORPUS_FOLDERS:
         shutil.copytree(checkout / folder, corpus / folder)
+    for folder in OPTIONAL_FOLDERS:
+        if (checkout / folder).is_dir():
+            shutil.copytree(checkout / folder, corpus / folder)
     published.mkdir(parents=True)
     for name in PUBLISHED_CSVS:
         shutil.copyfile(checkout / results / name, published / name)

@@ -93,7 +93,7 @@ def test_a_checkout_is_laid_out_as_the_shared_benchmark_folder(tmp_path):
     """A checkout as the benchmark's repository has it (corpus folders at its root, the
     published CSVs in results/), made from ../shared, gives ../shared back."""
     checkout = tmp_path / "checkout"
-    for folder in benchmark_data.CORPUS_FOLDERS:
+    for folder in (*benchmark_data.CORPUS_FOLDERS, *benchmark_data.OPTIONAL_FOLDERS):
         shutil.copytree(SHARED / "corpus" / folder, checkout / folder)
     (checkout / "results").mkdir()
     for name in benchmark_data.PUBLISHED_CSVS:
