@@ -3,56 +3,19 @@ checked on the installed Snakemake.
 
 Each use is named at its place with the reason it is needed. A Snakemake upgrade that
 changes one of them fails here, by name, instead of changing a run's behaviour
-unnoticed (a lock left behind, a run ending a second late, a test run in the wrong
-folder).
+unnoticed (a run ending a second late, a test run in the wrong folder).
 """
 
-import json
 import subprocess
 import sys
 import time
 from types import SimpleNamespace
 
 from snakemake.cli import get_argument_parser
-from snakemake.persistence.file import FilePersistence
 from snakemake.scheduling.job_scheduler import JobRateLimiter
 from snakemake.settings.types import MaxJobsPerTimespan
 
 from ro_metrics.engine_settings import shorten_rate_limiter_timer
-from ro_metrics.publishing import stale_lock
-from ro_metrics.publishing.stale_lock import RECORD_NAME, record_lock_owner
-
-# stale_lock.record_lock_owner: FilePersistence._lockfile
-
-
-def test_file_persistence_names_the_lock_files_of_this_run_in_lockfile(tmp_path, monkeypatch):
-    monkeypatch.setattr(stale_lock.atexit, "register", lambda *call: None)
-    folder = tmp_path / ".snakemake"
-    locks = folder / "locks"
-    locks.mkdir(parents=True)
-    # Another run's lock, in the same folder: not this run's, so not in _lockfile.
-    (locks / "0.input.lock").write_text("another run's input\n")
-    persistence = FilePersistence(path=folder)
-    # The files of a DAG, without building one: lock() takes them from these two.
-    monkeypatch.setattr(persistence, "all_inputfiles", lambda: ["in.txt"])
-    monkeypatch.setattr(persistence, "all_outputfiles", lambda: ["out.txt", "log.txt"])
-    assert persistence._lockfile == {}
-    with persistence.lock():
-        assert persistence._lockfile == {
-            "input": str(locks / "1.input.lock"),
-            "output": str(locks / "0.output.lock"),
-        }
-        assert (locks / "1.input.lock").read_text() == "in.txt\n"
-        assert (locks / "0.output.lock").read_text() == "out.txt\nlog.txt\n"
-        record_lock_owner(persistence)
-        recorded = json.loads((folder / RECORD_NAME).read_text())
-        assert [entry["path"] for entry in recorded["lock_files"]] == [
-            str(locks / "1.input.lock"),
-            str(locks / "0.output.lock"),
-        ]
-    assert persistence._lockfile == {}
-    assert not locks.exists()  # unlocking removes the whole folder
-
 
 # engine_settings.shorten_rate_limiter_timer: the scheduling settings' MaxJobsPerTimespan
 

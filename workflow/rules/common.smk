@@ -8,7 +8,7 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 # The one sys.path entry of the project: the parse-time imports below (manifests,
-# the run lock, the rules' code inputs) need the library package. Rule scripts get
+# snapshots, the rules' code inputs) need the library package. Rule scripts get
 # scripts/ from Snakemake's script preamble, tests from pyproject's pythonpath.
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
@@ -18,7 +18,6 @@ from ro_metrics.engine_settings import shorten_rate_limiter_timer, skip_collecto
 from ro_metrics.module_graph import CodeGraph
 from ro_metrics.publishing.snapshot import snapshot_dates
 from ro_metrics.publishing.site_files import drop_outdated_manifests
-from ro_metrics.publishing.stale_lock import record_lock_owner, recover_stale_lock
 from ro_metrics.publishing.translations import LANGUAGES
 
 
@@ -170,21 +169,8 @@ if config["changes_since"]:
 skip_collector_at_exit()
 
 
-# Both rely on how Snakemake uses attributes it does not document (the rate limiter's
-# settings object, the persistence's private _lockfile): each is checked on the
-# installed Snakemake by tests/unit/test_snakemake_internals.py.
+# It relies on how Snakemake uses an attribute it does not document (the rate limiter's
+# settings object): checked on the installed Snakemake by
+# tests/unit/test_snakemake_internals.py.
 onstart:
     shorten_rate_limiter_timer(workflow.scheduling_settings)
-    record_lock_owner(workflow.persistence)
-
-
-# A run killed by SIGKILL leaves Snakemake's lock behind: remove it before Snakemake
-# locks if the run that took it is provably gone (ro_metrics/publishing/stale_lock.py
-# says how).
-if workflow.is_main_process:
-    # (output_settings is None when the workflow is driven through some APIs.)
-    stale_lock_notice = recover_stale_lock(
-        ".snakemake", dry_run=getattr(workflow.output_settings, "dryrun", False)
-    )
-    if stale_lock_notice:
-        print(stale_lock_notice, file=sys.stderr)

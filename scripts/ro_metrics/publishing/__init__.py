@@ -1,1 +1,1 @@
-"""Layer 4: the leaderboard page and diagrams, snapshots, verify, the run lock."""
+"""Layer 4: the leaderboard page and diagrams, snapshots, verify."""
