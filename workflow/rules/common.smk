@@ -14,7 +14,6 @@ sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
 from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
 from ro_metrics.corpus.reviewers import MAX_SCORINGS, REVIEWERS, PolicyError, review_policy
-from ro_metrics.engine_settings import shorten_rate_limiter_timer, skip_collector_at_exit
 from ro_metrics.module_graph import CodeGraph
 from ro_metrics.publishing.snapshot import snapshot_dates
 from ro_metrics.publishing.site_files import drop_outdated_manifests
@@ -163,14 +162,3 @@ if config["changes_since"]:
             f"changes_since: no snapshot in {HISTORY}/ is dated on or before "
             f"{config['changes_since']} (snapshots: {', '.join(_dates) or 'none'})"
         )
-
-
-# Snakemake's exit without the collector's passes (ro_metrics/engine_settings.py).
-skip_collector_at_exit()
-
-
-# It relies on how Snakemake uses an attribute it does not document (the rate limiter's
-# settings object): checked on the installed Snakemake by
-# tests/unit/test_snakemake_internals.py.
-onstart:
-    shorten_rate_limiter_timer(workflow.scheduling_settings)
