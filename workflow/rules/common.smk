@@ -14,10 +14,10 @@ sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
 from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
 from ro_metrics.corpus.reviewers import MAX_SCORINGS, REVIEWERS, PolicyError, review_policy
+from ro_metrics.history.snapshot import snapshot_dates
 from ro_metrics.module_graph import CodeGraph
-from ro_metrics.publishing.snapshot import snapshot_dates
-from ro_metrics.publishing.site_files import drop_outdated_manifests
-from ro_metrics.publishing.translations import LANGUAGES
+from ro_metrics.rendering.translations import LANGUAGES
+from ro_metrics.site.site_files import drop_outdated_manifests
 
 
 def configuration_error(message):
@@ -58,13 +58,13 @@ MAX_FILE_BYTES = int(config["max_file_mib"] * 2**20)
 # Every label of the pages, the Markdown and the site (data files, not code): an input
 # of each step that renders them, so that an edited label re-renders what shows it.
 TRANSLATIONS = expand(
-    f"{workflow.basedir}/scripts/ro_metrics/publishing/i18n/{{code}}.json", code=LANGUAGES
+    f"{workflow.basedir}/scripts/ro_metrics/rendering/i18n/{{code}}.json", code=LANGUAGES
 )
-# The pages' templates, style sheets and script (publishing/templates/): not Python
+# The pages' templates, style sheets and script (rendering/templates/): not Python
 # modules, so not in a rule's code stamp; an input of each step that renders pages.
 TEMPLATES = sorted(
     str(path)
-    for path in Path(f"{workflow.basedir}/scripts/ro_metrics/publishing/templates").iterdir()
+    for path in Path(f"{workflow.basedir}/scripts/ro_metrics/rendering/templates").iterdir()
     if path.is_file()
 )
 
@@ -90,7 +90,7 @@ OPTIONAL_PUBLISHED = {
     "operational_per_family": f"{RESULTS}/operational_per_family.csv",
 }
 
-# The findings' charts (rule findings, publishing.findings_charts), as published in
+# The findings' charts (rule findings, report.findings_charts), as published in
 # RESULTS/charts/: each stem in English, then in every other language of the pages.
 FINDINGS_CHARTS = [
     f"{stem}.svg" if code == LANGUAGES[0] else f"{stem}.{code}.svg"
