@@ -3,7 +3,7 @@
 from snakemake.utils import min_version
 
 # The oldest Snakemake the tests run on: the one pinned in requirements.txt (the
-# workflow relies on details of it that tests/unit/test_snakemake_internals.py checks).
+# tests rely on a detail of it that tests/unit/test_snakemake_internals.py checks).
 min_version("9.27.1")
 
 

@@ -5,7 +5,7 @@ jobs rendered, and the index from the published leaderboard, critical fails and
 intervals, the operational table (a corpus with telemetry) and the versions' rows of
 the matrix, in every language's edition (English at the site root, Spanish under es/),
 into the site folder, writing only the pages whose content changed
-(ro_metrics.publishing.site_files.PageWriter). Each partition hands on its versions'
+(ro_metrics.site.site_files.PageWriter). Each partition hands on its versions'
 records.VersionParts (partition-N.parts.json, read whole: matrix rows, and per case the
 counts and the SHA-256 of the rows) and its rows of each case (partition-N.cases/
 <case_id>.json): a case page's inputs digest is taken over the counts and digests it
@@ -49,11 +49,11 @@ from ro_metrics.contracts.tables import (
     read_uncertainty,
 )
 from ro_metrics.formulas.ranking import tie_groups
-from ro_metrics.publishing.findings_charts import CHART_STEMS, chart_file
-from ro_metrics.publishing.findings_page import render_findings_page
-from ro_metrics.publishing.report_page import write_report_pages
-from ro_metrics.publishing.review_view import review_summary
-from ro_metrics.publishing.site_files import (
+from ro_metrics.leaderboard.review_view import review_summary
+from ro_metrics.report.findings_charts import CHART_STEMS, chart_file
+from ro_metrics.site.findings_page import render_findings_page
+from ro_metrics.site.report_page import write_report_pages
+from ro_metrics.site.site_files import (
     FINDINGS,
     INDEX,
     PageWriter,
@@ -63,7 +63,7 @@ from ro_metrics.publishing.site_files import (
     digest_of,
     edition_page,
 )
-from ro_metrics.publishing.site_pages import EDITIONS, render_case_page, render_index
+from ro_metrics.site.site_pages import EDITIONS, render_case_page, render_index
 
 
 def main(smk) -> None:

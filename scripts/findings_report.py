@@ -1,8 +1,8 @@
 """Rule findings_report: the findings report, results/findings.md and findings.es.md.
 
 Renders each language's template (config findings_templates) on the published
-results/findings.json (ro_metrics.publishing.report_templates) and checks its prose for
-typed numbers (ro_metrics.publishing.claims_lint): warnings, or errors with config
+results/findings.json (ro_metrics.report.report_templates) and checks its prose for
+typed numbers (ro_metrics.report.claims_lint): warnings, or errors with config
 strict=true. Every problem of both editions is reported, one line each, before
 anything is written; then each file is written only when its bytes change (otherwise
 only its date moves, so that Snakemake sees it up to date and the site's report page,
@@ -20,8 +20,8 @@ from ro_metrics.contracts.files import (
     write_bytes_if_changed,
 )
 from ro_metrics.contracts.records import read_findings
-from ro_metrics.publishing.claims_lint import lint_template
-from ro_metrics.publishing.report_templates import ReportError, render_report, version_names
+from ro_metrics.report.claims_lint import lint_template
+from ro_metrics.report.report_templates import ReportError, render_report, version_names
 
 
 def main(smk) -> None:

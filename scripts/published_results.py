@@ -28,7 +28,7 @@ docs/performance.md):
    and pending critical-fail flag (pending_runs.csv).
 2. The changes report (`report_changes`): compares the results of this run with the
    newest snapshot in historico/ dated before them (or, with config changes_since, on
-   or before that date) and says what changed and why (ro_metrics.publishing.changes):
+   or before that date) and says what changed and why (ro_metrics.history.changes):
    changes.csv, changes.md and the pages' section on them. With no such snapshot the
    report says so and changes.csv has its header only. With two cores (the rule's
    threads) it runs in a forked process beside part 1 (neither needs what the other
@@ -95,7 +95,7 @@ from ro_metrics.formulas.consolidation import (
 )
 from ro_metrics.formulas.evidence import critical_fail_rows
 from ro_metrics.formulas.ranking import leaderboard_rows, ranked, tie_groups, with_rank_intervals
-from ro_metrics.publishing.changes import (
+from ro_metrics.history.changes import (
     Comparison,
     PublishedResults,
     SnapshotFormatError,
@@ -104,11 +104,13 @@ from ro_metrics.publishing.changes import (
     csv_text,
     read_snapshot,
 )
-from ro_metrics.publishing.changes_report import csv_rows, markdown, page_section
-from ro_metrics.publishing.leaderboard_markdown import render_markdown
-from ro_metrics.publishing.leaderboard_page import render_page, with_changes_section
-from ro_metrics.publishing.metadata import metadata, provenance
-from ro_metrics.publishing.reliability_diagram import (
+from ro_metrics.history.changes_report import csv_rows, markdown, page_section
+from ro_metrics.history.metadata import metadata, provenance
+from ro_metrics.history.snapshot import earlier_snapshots, snapshot_dates
+from ro_metrics.leaderboard.leaderboard_markdown import render_markdown
+from ro_metrics.leaderboard.leaderboard_page import render_page, with_changes_section
+from ro_metrics.leaderboard.review_view import ReviewSummary, review_summary
+from ro_metrics.rendering.reliability_diagram import (
     DiagramRequest,
     DiagramText,
     diagram_key,
@@ -118,9 +120,7 @@ from ro_metrics.publishing.reliability_diagram import (
     prune_diagrams,
     reliability_svg,
 )
-from ro_metrics.publishing.review_view import ReviewSummary, review_summary
-from ro_metrics.publishing.snapshot import earlier_snapshots, snapshot_dates
-from ro_metrics.publishing.translations import ENGLISH, SPANISH, language
+from ro_metrics.rendering.translations import ENGLISH, SPANISH, language
 
 
 class LeaderboardFiles(NamedTuple):

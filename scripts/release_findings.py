@@ -7,7 +7,7 @@ the corpus' records, so a release report quotes computed values only
 formulas.cost_quality (operational_per_subject.csv when the corpus has telemetry), the
 neighbour tests and bootstrap ranks from the uncertainty step's rankings.json, the
 critical fails' evidence as publish finds it (formulas.evidence). The charts
-(publishing.findings_charts), English `<stem>.svg` and Spanish `<stem>.es.svg`, are
+(report.findings_charts), English `<stem>.svg` and Spanish `<stem>.es.svg`, are
 written into the charts folder only when their bytes change, so a chart whose data did
 not change keeps its file and date. The step's last log line is its own wall and CPU
 seconds from the start of main (`findings: ... in X s (CPU Y s)`): the bench's
@@ -53,8 +53,8 @@ from ro_metrics.formulas.findings import (
     findings_document,
     keyed_inputs,
 )
-from ro_metrics.publishing.findings_charts import chart_file, findings_charts
-from ro_metrics.publishing.translations import LANGUAGES
+from ro_metrics.rendering.translations import LANGUAGES
+from ro_metrics.report.findings_charts import chart_file, findings_charts
 
 
 def main(smk) -> None:

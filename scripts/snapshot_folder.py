@@ -2,14 +2,14 @@
 
 The date is config snapshot_date, else the date of the newest scoring (recorded in
 metadata.json). Identical content for an existing date does nothing; different
-content is refused with the differing files named (ro_metrics.publishing.snapshot).
+content is refused with the differing files named (ro_metrics.history.snapshot).
 """
 
 import sys
 from pathlib import Path
 
 from ro_metrics.contracts.files import read_json, step_logger, tell
-from ro_metrics.publishing.snapshot import differences, snapshot_contents, write_snapshot
+from ro_metrics.history.snapshot import differences, snapshot_contents, write_snapshot
 
 
 def main(smk) -> None:

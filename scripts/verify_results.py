@@ -1,7 +1,7 @@
 """Rule verify: recompute every published file into a scratch folder and compare.
 
 A hand-edited or stale file in results/ is named with its first differing line and
-fails the rule; results/ itself is never repaired (ro_metrics.publishing.verification).
+fails the rule; results/ itself is never repaired (ro_metrics.history.verification).
 """
 
 import shutil
@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from ro_metrics.contracts.files import step_logger, tell
-from ro_metrics.publishing.verification import compare, recompute
+from ro_metrics.history.verification import compare, recompute
 
 
 def main(smk) -> None:

@@ -4,7 +4,7 @@ Renders the page of every subject version of the partition, in every language's
 edition (English at the site root, Spanish under es/), from its scored runs' public
 fields (records.PublishedVersion of the load step) and the golds' public fields, into
 the site folder, writing only the pages whose content changed
-(ro_metrics.publishing.site_files.PageWriter; its manifest is this job's output). Also
+(ro_metrics.site.site_files.PageWriter; its manifest is this job's output). Also
 renders what the case pages and the index show of each version, in every language,
 and hands it on: one small file for the partition (partition-N.parts.json, its
 versions' records.VersionParts: the row of the matrix, per case the counts and the
@@ -18,7 +18,7 @@ only on a corpus the cross-check accepted (the verdict is an input).
 
 Under double review (multi-reviewer.md) it also reads the consolidation
 (records.Consolidation): a run's scorings are grouped into one article that shows each
-with its role and which one counts (publishing/review_view.py), the case pages' rows
+with its role and which one counts (leaderboard/review_view.py), the case pages' rows
 and the matrix show the run as counted, and the version's numbers are of the runs the
 metrics count.
 """
@@ -50,8 +50,8 @@ from ro_metrics.contracts.vocabulary import family_of
 from ro_metrics.formulas.aggregates import subject_row
 from ro_metrics.formulas.evidence import evidence
 from ro_metrics.formulas.per_run import per_run_row
-from ro_metrics.publishing.review_view import decisions_by_version, reviewed_runs
-from ro_metrics.publishing.site_files import (
+from ro_metrics.leaderboard.review_view import decisions_by_version, reviewed_runs
+from ro_metrics.site.site_files import (
     PageWriter,
     case_rows_folder,
     case_rows_path,
@@ -60,7 +60,7 @@ from ro_metrics.publishing.site_files import (
     edition_page,
     version_page,
 )
-from ro_metrics.publishing.site_pages import (
+from ro_metrics.site.site_pages import (
     EDITIONS,
     VersionRun,
     render_version_page,

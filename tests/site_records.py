@@ -12,13 +12,13 @@ from ro_metrics.contracts.records import (
 )
 from ro_metrics.formulas.evidence import evidence
 from ro_metrics.formulas.per_run import per_run_row
-from ro_metrics.publishing.site_pages import (
+from ro_metrics.rendering.translations import Language
+from ro_metrics.site.site_pages import (
     VersionRun,
     render_case_page,
     render_version_page,
     version_parts,
 )
-from ro_metrics.publishing.translations import Language
 
 
 def published_run(subject_version: str, text: str) -> PublishedRun:

@@ -312,14 +312,6 @@ _PLANNED_JOB = re.compile(r"^(?:local)?rule (\w+):\n(?:    .*\n)*?    wildcards:
 _JOB_STATS_ROW = re.compile(r"^(\w+)\s+(\d+)$", re.M)
 
 
-# What a run prints when it removes the lock of a killed run (ro_metrics.publishing.stale_lock).
-STALE_LOCK_REMOVED = re.compile(
-    r"^Removed the stale lock of a run that was killed \(pid (\d+), started "
-    r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d\); continuing\.$",
-    re.M,
-)
-
-
 @dataclass
 class Plan:
     """What a dry run would do."""

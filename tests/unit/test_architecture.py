@@ -1,7 +1,8 @@
 """The layout's rules, checked: the library's layers, and every rule's code inputs.
 
-- scripts/ro_metrics is layered (contracts → formulas → corpus → publishing): a module
-  imports only from its own layer or the layers before it, never a rule script;
+- scripts/ro_metrics is layered (contracts → formulas → corpus → rendering →
+  leaderboard, report → history → site): a module imports only from its own package or
+  the layers before it (never from the other package of its layer), never a rule script;
 - each rule takes as input the code stamp of its script and every library module the
   script imports, directly or not (so that editing one re-runs the rule), and that
   list is the one Python's own import scanner (modulefinder) finds; the stamp changes
@@ -45,11 +46,15 @@ def imported_modules(path: Path, search_root: Path) -> set[str]:
     return names
 
 
-def layer_of(module: str) -> int | None:
-    """Rank of a ro_metrics module's layer; None for the package's layer-free modules."""
+# The rank of each layer's packages (ro_metrics.LAYERS, lowest first).
+LAYER_OF = {package: rank for rank, packages in enumerate(LAYERS) for package in packages}
+
+
+def package_of(module: str) -> str | None:
+    """The layer package of a ro_metrics module; None for the package's layer-free modules."""
     parts = module.split(".")
-    if len(parts) > 1 and parts[1] in LAYERS:
-        return LAYERS.index(parts[1])
+    if len(parts) > 1 and parts[1] in LAYER_OF:
+        return parts[1]
     return None
 
 
@@ -59,18 +64,22 @@ def layering_violations(package_dir: Path, rule_script_names: set[str]) -> list[
     for path in sorted(package_dir.rglob("*.py")):
         module = ".".join(path.relative_to(package_dir.parent).with_suffix("").parts)
         module = module.removesuffix(".__init__")
-        own = layer_of(module)
+        own = package_of(module)
         for name in sorted(imported_modules(path, package_dir.parent)):
             top = name.split(".")[0]
             if top in rule_script_names:
                 found.append(f"{module} imports the rule script {name}")
             if top != package_dir.name or name == package_dir.name:
                 continue
-            imported = layer_of(name)
+            imported = package_of(name)
             if own is None and imported is not None:
                 found.append(f"{module} (layer-free) imports {name}")
-            elif own is not None and imported is not None and imported > own:
-                found.append(f"{module} ({LAYERS[own]}) imports the higher layer {name}")
+            elif own is None or imported is None or imported == own:
+                continue
+            elif LAYER_OF[imported] > LAYER_OF[own]:
+                found.append(f"{module} ({own}) imports the higher layer {name}")
+            elif LAYER_OF[imported] == LAYER_OF[own]:
+                found.append(f"{module} ({own}) imports {name}, of the same layer")
     return found
 
 
@@ -80,22 +89,30 @@ def test_no_library_module_imports_a_rule_script_or_a_higher_layer():
 
 def test_the_layer_check_catches_an_upward_import_and_a_rule_script_import(tmp_path):
     package = tmp_path / "ro_metrics"
-    for layer in LAYERS:
-        (package / layer).mkdir(parents=True)
-        (package / layer / "__init__.py").write_text("")
+    for packages in LAYERS:
+        for layer in packages:
+            (package / layer).mkdir(parents=True)
+            (package / layer / "__init__.py").write_text("")
     (package / "__init__.py").write_text("")
     (package / "formulas" / "good.py").write_text("from ro_metrics.contracts import x\n")
+    (package / "site" / "good.py").write_text(
+        "from ro_metrics.history import a\nfrom ro_metrics.report import b\n"
+        "from ro_metrics.leaderboard import c\nfrom ro_metrics.site import d\n"
+    )
     (package / "contracts" / "bad.py").write_text(
-        "from ro_metrics.publishing.page import render\nfrom ..corpus import layout\n"
+        "from ro_metrics.site.page import render\nfrom ..corpus import layout\n"
     )
     (package / "corpus" / "worse.py").write_text("import per_run\n")
+    (package / "report" / "sideways.py").write_text("from ro_metrics.leaderboard import page\n")
     assert layering_violations(package, {"per_run"}) == [
         "ro_metrics.contracts.bad (contracts) imports the higher layer ro_metrics.corpus",
         "ro_metrics.contracts.bad (contracts) imports the higher layer ro_metrics.corpus.layout",
-        "ro_metrics.contracts.bad (contracts) imports the higher layer ro_metrics.publishing.page",
-        "ro_metrics.contracts.bad (contracts) imports the higher layer "
-        "ro_metrics.publishing.page.render",
+        "ro_metrics.contracts.bad (contracts) imports the higher layer ro_metrics.site.page",
+        "ro_metrics.contracts.bad (contracts) imports the higher layer ro_metrics.site.page.render",
         "ro_metrics.corpus.worse imports the rule script per_run",
+        "ro_metrics.report.sideways (report) imports ro_metrics.leaderboard, of the same layer",
+        "ro_metrics.report.sideways (report) imports ro_metrics.leaderboard.page, "
+        "of the same layer",
     ]
 
 

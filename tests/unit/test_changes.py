@@ -20,8 +20,8 @@ from ro_metrics.contracts.tables import (
     SUBJECT_COLUMNS,
     UNCERTAINTY_COLUMNS,
 )
-from ro_metrics.publishing import changes
-from ro_metrics.publishing.changes import (
+from ro_metrics.history import changes
+from ro_metrics.history.changes import (
     Comparison,
     PublishedResults,
     SnapshotFormatError,
@@ -29,8 +29,8 @@ from ro_metrics.publishing.changes import (
     comparison_snapshot,
     read_snapshot,
 )
-from ro_metrics.publishing.changes_report import csv_rows, markdown, page_section
-from ro_metrics.publishing.translations import language
+from ro_metrics.history.changes_report import csv_rows, markdown, page_section
+from ro_metrics.rendering.translations import language
 from workflow_runs import COMMITTED_RESULTS
 
 RUN = "run-2026-05-12-001"

@@ -1,7 +1,7 @@
-"""publishing/claims_lint.py: every form of typed number it must catch, each with its
+"""report/claims_lint.py: every form of typed number it must catch, each with its
 line, and every allowed form passing."""
 
-from ro_metrics.publishing.claims_lint import lint_source, lint_template
+from ro_metrics.report.claims_lint import lint_source, lint_template
 
 # One planted typed number per line (the line's number is the list's index + 1); the
 # kind and the text each must be reported with.

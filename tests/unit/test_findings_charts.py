@@ -1,4 +1,4 @@
-"""What the findings' three charts say (publishing/findings_charts.py), parsed as XML and
+"""What the findings' three charts say (report/findings_charts.py), parsed as XML and
 compared with positions worked out by hand from the layout and the hand-written findings
 of tests/findings_example.py.
 
@@ -16,7 +16,8 @@ import pytest
 
 from browser import PROBE
 from findings_example import example_findings, fraction
-from ro_metrics.publishing.findings_charts import (
+from ro_metrics.rendering.translations import language
+from ro_metrics.report.findings_charts import (
     CHART_STEMS,
     HEATMAP_COLOURS,
     Point,
@@ -24,7 +25,6 @@ from ro_metrics.publishing.findings_charts import (
     findings_charts,
     place_labels,
 )
-from ro_metrics.publishing.translations import language
 
 SVG = "{http://www.w3.org/2000/svg}"
 

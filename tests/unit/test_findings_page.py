@@ -1,4 +1,4 @@
-"""The findings page (publishing/findings_page.py, templates/findings.html) rendered from
+"""The findings page (site/findings_page.py, templates/findings.html) rendered from
 the hand-written findings of tests/findings_example.py: its links to the rows each number
 comes from, the language switch, empty lists as sentences, the XSS probe as text, and the
 index's link to it. The expected links are the site's layout (site_files: version pages
@@ -12,11 +12,11 @@ import pytest
 
 from browser import PROBE
 from findings_example import CASE_IDS, example_findings
-from ro_metrics.publishing.findings_charts import findings_charts
-from ro_metrics.publishing.findings_page import case_ids_by_family, render_findings_page
-from ro_metrics.publishing.site_files import version_page
-from ro_metrics.publishing.site_pages import render_index
-from ro_metrics.publishing.translations import language
+from ro_metrics.rendering.translations import language
+from ro_metrics.report.findings_charts import findings_charts
+from ro_metrics.site.findings_page import case_ids_by_family, render_findings_page
+from ro_metrics.site.site_files import version_page
+from ro_metrics.site.site_pages import render_index
 
 EN, ES = language("en"), language("es")
 

@@ -13,8 +13,9 @@ from ro_metrics.contracts.vocabulary import newest_timestamp
 from ro_metrics.corpus.cross_check import resolve_tracks
 from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas.ranking import ranked, tie_groups
-from ro_metrics.publishing.leaderboard_page import render_page
-from ro_metrics.publishing.reliability_diagram import (
+from ro_metrics.history.snapshot import earlier_snapshots
+from ro_metrics.leaderboard.leaderboard_page import render_page
+from ro_metrics.rendering.reliability_diagram import (
     DiagramRequest,
     DiagramText,
     diagram_key,
@@ -22,8 +23,7 @@ from ro_metrics.publishing.reliability_diagram import (
     draw_missing,
     reliability_svg,
 )
-from ro_metrics.publishing.reliability_svg import reliability_svg_text
-from ro_metrics.publishing.snapshot import earlier_snapshots
+from ro_metrics.rendering.reliability_svg import reliability_svg_text
 from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS
 
 

@@ -8,8 +8,8 @@ import re
 
 from markdown_it import MarkdownIt
 
-from ro_metrics.publishing.leaderboard_markdown import render_markdown
-from ro_metrics.publishing.translations import language
+from ro_metrics.leaderboard.leaderboard_markdown import render_markdown
+from ro_metrics.rendering.translations import language
 from workflow_runs import COMMITTED_RESULTS
 
 GFM = MarkdownIt("commonmark").enable(["table", "strikethrough"])

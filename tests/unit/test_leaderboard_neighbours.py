@@ -6,14 +6,14 @@ import re
 from fractions import Fraction
 
 from ro_metrics.contracts.records import NeighbourTest
-from ro_metrics.publishing.leaderboard_markdown import render_markdown
-from ro_metrics.publishing.leaderboard_page import (
+from ro_metrics.leaderboard.leaderboard_markdown import render_markdown
+from ro_metrics.leaderboard.leaderboard_page import (
     exact_decimal,
     neighbour_lines,
     p_value_text,
     render_page,
 )
-from ro_metrics.publishing.translations import ENGLISH, SPANISH, language
+from ro_metrics.rendering.translations import ENGLISH, SPANISH, language
 from workflow_runs import COMMITTED_RESULTS, read_csv
 
 EN, ES = language(ENGLISH), language(SPANISH)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from browser import require_chromium, shared_browser
-from ro_metrics.publishing.translations import ENGLISH, SPANISH, load_labels
+from ro_metrics.rendering.translations import ENGLISH, SPANISH, load_labels
 from workflow_runs import COMMITTED_RESULTS
 
 require_chromium(module_level=True)

@@ -1,11 +1,11 @@
-"""publishing/markdown.py: the one escaper of corpus text for the published .md files
+"""rendering/markdown.py: the one escaper of corpus text for the published .md files
 and the one GFM table builder, checked as written and as markdown-it-py (CommonMark with
 GFM's tables and strikethrough) reads them."""
 
 import pytest
 from markdown_it import MarkdownIt
 
-from ro_metrics.publishing.markdown import gfm_table, markdown_text
+from ro_metrics.rendering.markdown import gfm_table, markdown_text
 
 GFM = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 

@@ -1,4 +1,4 @@
-"""publishing/page_templates.py: the pages' Jinja2 environment escapes what is not
+"""rendering/page_templates.py: the pages' Jinja2 environment escapes what is not
 marked as markup, with the same spelling as the site's string fragments; labels are
 markup with their values escaped in; an undefined name is an error."""
 
@@ -6,9 +6,9 @@ import pytest
 from jinja2 import UndefinedError
 from markupsafe import Markup
 
-from ro_metrics.publishing.html_fragments import text
-from ro_metrics.publishing.page_templates import ENVIRONMENT, Labels, css_string, escaped
-from ro_metrics.publishing.translations import Language
+from ro_metrics.rendering.html_fragments import text
+from ro_metrics.rendering.page_templates import ENVIRONMENT, Labels, css_string, escaped
+from ro_metrics.rendering.translations import Language
 
 PROBE = "<b>\"a\" & 'b'</b>"
 ESCAPED_PROBE = "&lt;b&gt;&quot;a&quot; &amp; &#x27;b&#x27;&lt;/b&gt;"

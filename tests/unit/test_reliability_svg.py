@@ -1,4 +1,4 @@
-"""What a reliability diagram says (publishing/reliability_svg.py, publishing/svg.py):
+"""What a reliability diagram says (rendering/reliability_svg.py, rendering/svg.py):
 the SVG is parsed as XML and its bars, dots, counts, axes and title compared with
 values worked out by hand from the layout (x 0→1 over 300 px from x = 64, 30 px per
 bin; accuracy 1 is 200 px tall; the plot is 225 px tall and starts 20 px from the top,
@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ro_metrics.contracts.vocabulary import N_BINS
-from ro_metrics.publishing import svg
-from ro_metrics.publishing.reliability_diagram import DiagramText, inline
-from ro_metrics.publishing.reliability_svg import reliability_svg_text
-from ro_metrics.publishing.translations import LANGUAGES, language
+from ro_metrics.rendering import svg
+from ro_metrics.rendering.reliability_diagram import DiagramText, inline
+from ro_metrics.rendering.reliability_svg import reliability_svg_text
+from ro_metrics.rendering.translations import LANGUAGES, language
 
 SVG = "{http://www.w3.org/2000/svg}"
 WORDS = {

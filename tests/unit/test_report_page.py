@@ -1,13 +1,13 @@
-"""publishing/report_page.py: the site's report page from the report's Markdown — raw
+"""site/report_page.py: the site's report page from the report's Markdown — raw
 HTML never rendered, the editions' links between each other's pages, tables wrapped,
 and written through the PageWriter only when the Markdown changes."""
 
 from findings_facts import demo_facts
 
-from ro_metrics.publishing.report_page import render_report_page, report_html, write_report_pages
-from ro_metrics.publishing.report_templates import render_report
-from ro_metrics.publishing.site_files import PageWriter
-from ro_metrics.publishing.translations import language
+from ro_metrics.rendering.translations import language
+from ro_metrics.report.report_templates import render_report
+from ro_metrics.site.report_page import render_report_page, report_html, write_report_pages
+from ro_metrics.site.site_files import PageWriter
 from workflow_runs import REPO
 
 

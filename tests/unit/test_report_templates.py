@@ -1,4 +1,4 @@
-"""publishing/report_templates.py and the default findings report (system/report/):
+"""report/report_templates.py and the default findings report (system/report/):
 the filters' exact rounding in both languages, errors with file and line, and the
 default templates on the facts a report must survive (tests/findings_facts.py)."""
 
@@ -9,15 +9,15 @@ import pytest
 from findings_facts import demo_facts, with_more_versions, without_critical_fails, without_telemetry
 from markdown_it import MarkdownIt
 
-from ro_metrics.publishing.claims_lint import lint_template
-from ro_metrics.publishing.report_templates import (
+from ro_metrics.rendering.translations import language
+from ro_metrics.report.claims_lint import lint_template
+from ro_metrics.report.report_templates import (
     ReportError,
     ReportFilters,
     decimal_text,
     render_report,
     version_names,
 )
-from ro_metrics.publishing.translations import language
 from workflow_runs import REPO
 
 DEFAULTS = {code: REPO / f"system/report/findings.{code}.md.j2" for code in ("en", "es")}

@@ -11,9 +11,8 @@ from ro_metrics.contracts.records import ConsolidatedRun, PendingRun
 from ro_metrics.formulas import agreement_tables
 from ro_metrics.formulas.evidence import evidence
 from ro_metrics.formulas.per_run import per_run_row
-from ro_metrics.publishing.leaderboard_markdown import agreement_paragraph, ranking_section
-from ro_metrics.publishing.page_templates import Labels
-from ro_metrics.publishing.review_view import (
+from ro_metrics.leaderboard.leaderboard_markdown import agreement_paragraph, ranking_section
+from ro_metrics.leaderboard.review_view import (
     ARBITER_ROLE,
     ARBITRATED,
     PRIMARY_ROLE,
@@ -21,7 +20,9 @@ from ro_metrics.publishing.review_view import (
     review_summary,
     reviewed_runs,
 )
-from ro_metrics.publishing.site_pages import (
+from ro_metrics.rendering.page_templates import Labels
+from ro_metrics.rendering.translations import ENGLISH, SPANISH, language
+from ro_metrics.site.site_pages import (
     COMPONENTS,
     VersionRun,
     counting_text,
@@ -29,7 +30,6 @@ from ro_metrics.publishing.site_pages import (
     render_version_page,
     version_parts,
 )
-from ro_metrics.publishing.translations import ENGLISH, SPANISH, language
 from site_records import SITE_GOLD, published_run
 
 EN, ES = language(ENGLISH), language(SPANISH)

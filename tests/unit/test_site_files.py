@@ -1,4 +1,4 @@
-"""The site's files (ro_metrics.publishing.site_files) and its pages' escaping.
+"""The site's files (ro_metrics.site.site_files) and its pages' escaping.
 
 - page names: safe on every file system, one page per subject version, links relative;
 - PageWriter: a page is written only when its bytes change, a page whose inputs did not
@@ -29,7 +29,8 @@ from ro_metrics.contracts.records import (
     write_case_rows,
     write_version_parts,
 )
-from ro_metrics.publishing.site_files import (
+from ro_metrics.rendering.translations import LANGUAGES
+from ro_metrics.site.site_files import (
     PageWriter,
     case_page,
     case_rows_path,
@@ -39,8 +40,7 @@ from ro_metrics.publishing.site_files import (
     run_anchor,
     version_page,
 )
-from ro_metrics.publishing.site_pages import EDITIONS, render_case_page
-from ro_metrics.publishing.translations import LANGUAGES
+from ro_metrics.site.site_pages import EDITIONS, render_case_page
 from site_records import SITE_GOLD, site_pages, version_run
 
 PROBE = "<script>alert(1)</script>\"&'"

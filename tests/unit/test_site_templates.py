@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ro_metrics.publishing.site_pages import EDITIONS, _label_field, compiled_template
+from ro_metrics.site.site_pages import EDITIONS, _label_field, compiled_template
 from site_records import site_pages
 
 FIELDS = ("anchor", "run_id", "score_0", "served")

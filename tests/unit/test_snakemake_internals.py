@@ -3,88 +3,11 @@ checked on the installed Snakemake.
 
 Each use is named at its place with the reason it is needed. A Snakemake upgrade that
 changes one of them fails here, by name, instead of changing a run's behaviour
-unnoticed (a lock left behind, a run ending a second late, a test run in the wrong
-folder).
+unnoticed (a test run in the wrong folder).
 """
 
-import json
 import subprocess
 import sys
-import time
-from types import SimpleNamespace
-
-from snakemake.cli import get_argument_parser
-from snakemake.persistence.file import FilePersistence
-from snakemake.scheduling.job_scheduler import JobRateLimiter
-from snakemake.settings.types import MaxJobsPerTimespan
-
-from ro_metrics.engine_settings import shorten_rate_limiter_timer
-from ro_metrics.publishing import stale_lock
-from ro_metrics.publishing.stale_lock import RECORD_NAME, record_lock_owner
-
-# stale_lock.record_lock_owner: FilePersistence._lockfile
-
-
-def test_file_persistence_names_the_lock_files_of_this_run_in_lockfile(tmp_path, monkeypatch):
-    monkeypatch.setattr(stale_lock.atexit, "register", lambda *call: None)
-    folder = tmp_path / ".snakemake"
-    locks = folder / "locks"
-    locks.mkdir(parents=True)
-    # Another run's lock, in the same folder: not this run's, so not in _lockfile.
-    (locks / "0.input.lock").write_text("another run's input\n")
-    persistence = FilePersistence(path=folder)
-    # The files of a DAG, without building one: lock() takes them from these two.
-    monkeypatch.setattr(persistence, "all_inputfiles", lambda: ["in.txt"])
-    monkeypatch.setattr(persistence, "all_outputfiles", lambda: ["out.txt", "log.txt"])
-    assert persistence._lockfile == {}
-    with persistence.lock():
-        assert persistence._lockfile == {
-            "input": str(locks / "1.input.lock"),
-            "output": str(locks / "0.output.lock"),
-        }
-        assert (locks / "1.input.lock").read_text() == "in.txt\n"
-        assert (locks / "0.output.lock").read_text() == "out.txt\nlog.txt\n"
-        record_lock_owner(persistence)
-        recorded = json.loads((folder / RECORD_NAME).read_text())
-        assert [entry["path"] for entry in recorded["lock_files"]] == [
-            str(locks / "1.input.lock"),
-            str(locks / "0.output.lock"),
-        ]
-    assert persistence._lockfile == {}
-    assert not locks.exists()  # unlocking removes the whole folder
-
-
-# engine_settings.shorten_rate_limiter_timer: the scheduling settings' MaxJobsPerTimespan
-
-
-def test_the_command_lines_default_rate_is_100_jobs_per_second():
-    limit = get_argument_parser().parse_args([]).max_jobs_per_timespan
-    assert (limit.max_jobs, limit.timespan) == (100, 1)
-
-
-def test_a_window_in_milliseconds_cannot_be_given_on_the_command_line():
-    # `10ms` is read as 10 minutes: the reason the window is set in code.
-    assert MaxJobsPerTimespan.parse_choice("5/50ms").timespan == 50 * 60
-
-
-def test_the_rate_limiter_reads_the_window_shortened_after_it_was_made():
-    limit = MaxJobsPerTimespan(100)
-    limiter = JobRateLimiter(limit)
-    shorten_rate_limiter_timer(SimpleNamespace(max_jobs_per_timespan=limit))
-    assert (limiter.max_jobs, limiter.timespan) == (5, 0.05)
-    limiter.register_jobs(5)
-    assert limiter.get_free_jobs() == 0
-    time.sleep(0.06)
-    assert limiter.get_free_jobs() == 5
-
-
-def test_a_rate_given_on_the_command_line_is_left_as_given():
-    arguments = get_argument_parser().parse_args(["--max-jobs-per-timespan", "10/1s"])
-    given = arguments.max_jobs_per_timespan
-    shorten_rate_limiter_timer(SimpleNamespace(max_jobs_per_timespan=given))
-    assert (given.max_jobs, given.timespan) == (10, 1)
-    shorten_rate_limiter_timer(SimpleNamespace(max_jobs_per_timespan=None))  # no limiter: no-op
-
 
 # tests/snakemake_server.py: Workflow._rundir
 

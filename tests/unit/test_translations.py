@@ -16,13 +16,10 @@ from ro_metrics.contracts.vocabulary import (
     FAMILIES,
     PASS,
 )
-from ro_metrics.publishing.changes import SCOPES
-from ro_metrics.publishing.changes_report import INPUT_KINDS, SECTION_COLUMNS
-from ro_metrics.publishing.leaderboard_page import render_page
-from ro_metrics.publishing.site_pages import (
-    render_index,
-)
-from ro_metrics.publishing.translations import (
+from ro_metrics.history.changes import SCOPES
+from ro_metrics.history.changes_report import INPUT_KINDS, SECTION_COLUMNS
+from ro_metrics.leaderboard.leaderboard_page import render_page
+from ro_metrics.rendering.translations import (
     ENGLISH,
     LANGUAGES,
     SPANISH,
@@ -30,22 +27,25 @@ from ro_metrics.publishing.translations import (
     language,
     load_labels,
 )
+from ro_metrics.site.site_pages import (
+    render_index,
+)
 from site_records import site_pages
 from workflow_runs import REPO
 
 CODE = [
-    REPO / "scripts/ro_metrics/publishing/leaderboard_page.py",
-    REPO / "scripts/ro_metrics/publishing/html_fragments.py",
-    *sorted((REPO / "scripts/ro_metrics/publishing/templates").glob("*.html")),
-    REPO / "scripts/ro_metrics/publishing/leaderboard_markdown.py",
+    REPO / "scripts/ro_metrics/leaderboard/leaderboard_page.py",
+    REPO / "scripts/ro_metrics/rendering/html_fragments.py",
+    *sorted((REPO / "scripts/ro_metrics/rendering/templates").glob("*.html")),
+    REPO / "scripts/ro_metrics/leaderboard/leaderboard_markdown.py",
     REPO / "scripts/published_results.py",
-    REPO / "scripts/ro_metrics/publishing/changes_report.py",
-    REPO / "scripts/ro_metrics/publishing/site_pages.py",
-    REPO / "scripts/ro_metrics/publishing/review_view.py",
-    REPO / "scripts/ro_metrics/publishing/findings_page.py",
-    REPO / "scripts/ro_metrics/publishing/findings_charts.py",
-    REPO / "scripts/ro_metrics/publishing/report_templates.py",
-    REPO / "scripts/ro_metrics/publishing/report_page.py",
+    REPO / "scripts/ro_metrics/history/changes_report.py",
+    REPO / "scripts/ro_metrics/site/site_pages.py",
+    REPO / "scripts/ro_metrics/leaderboard/review_view.py",
+    REPO / "scripts/ro_metrics/site/findings_page.py",
+    REPO / "scripts/ro_metrics/report/findings_charts.py",
+    REPO / "scripts/ro_metrics/report/report_templates.py",
+    REPO / "scripts/ro_metrics/site/report_page.py",
 ]
 # Keys the code builds instead of naming them literally.
 BUILT_KEYS = {f"family_{family}" for family in FAMILIES} | {

@@ -2,9 +2,7 @@
 
 import os
 import signal
-import time
 
-from ro_metrics.publishing.stale_lock import RECORD_NAME
 from workflow_runs import ONE_PARTITION, corpus_copy, run_workflow, start_workflow, workflow_copy
 
 
@@ -14,14 +12,16 @@ def test_second_run_is_refused_while_the_first_holds_the_lock(tmp_path):
     first = start_workflow(
         workdir, capture=True, corpus=corpus, results=workdir / "out", **ONE_PARTITION
     )
+    printed = b""
     try:
-        # The owner record is written once both lock files are (onstart): the lock is held.
-        deadline = time.monotonic() + 60
-        while not (workdir / ".snakemake" / RECORD_NAME).exists():
-            assert first.poll() is None and time.monotonic() < deadline, "no lock appeared"
-            time.sleep(0.01)
+        # Snakemake prints its job stats once it holds the lock (both lock files written).
+        # Read from the pipe itself, so that communicate() below gets all that follows.
+        while b"Job stats:" not in printed:
+            chunk = os.read(first.stdout.fileno(), 4096)
+            assert chunk, printed.decode(errors="replace")
+            printed += chunk
         assert any((workdir / ".snakemake/locks").glob("*.lock"))
-        # Paused as soon as it holds its lock, so the second run surely starts while the
+        # Paused while it holds its lock, so the second run surely starts while the
         # first is running, however short the first run is; it goes on afterwards.
         os.killpg(first.pid, signal.SIGSTOP)
         try:
@@ -29,7 +29,8 @@ def test_second_run_is_refused_while_the_first_holds_the_lock(tmp_path):
         finally:
             os.killpg(first.pid, signal.SIGCONT)
     finally:
-        output, _ = first.communicate(timeout=300)
+        rest, _ = first.communicate(timeout=300)
+        output = printed.decode(errors="replace") + rest
     assert second.returncode != 0
     assert "LockException" in second.output and "--unlock" in second.output, second.output
     assert first.returncode == 0, output

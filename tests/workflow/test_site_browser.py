@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from browser import PROBE, require_chromium, shared_browser, with_alert_trap
-from ro_metrics.publishing.site_files import (
+from ro_metrics.site.site_files import (
     FINDINGS,
     INDEX,
     case_page,

@@ -21,7 +21,7 @@ import pytest
 
 from ro_metrics.contracts.records import read_version_parts
 from ro_metrics.corpus.layout import partition_of
-from ro_metrics.publishing.site_files import case_page, version_page
+from ro_metrics.site.site_files import case_page, version_page
 from workflow_runs import (
     EIGHT_PARTITIONS,
     ONE_PARTITION,

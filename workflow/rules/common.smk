@@ -8,18 +8,16 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 # The one sys.path entry of the project: the parse-time imports below (manifests,
-# the run lock, the rules' code inputs) need the library package. Rule scripts get
+# snapshots, the rules' code inputs) need the library package. Rule scripts get
 # scripts/ from Snakemake's script preamble, tests from pyproject's pythonpath.
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
 from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
 from ro_metrics.corpus.reviewers import MAX_SCORINGS, REVIEWERS, PolicyError, review_policy
-from ro_metrics.engine_settings import shorten_rate_limiter_timer, skip_collector_at_exit
+from ro_metrics.history.snapshot import snapshot_dates
 from ro_metrics.module_graph import CodeGraph
-from ro_metrics.publishing.snapshot import snapshot_dates
-from ro_metrics.publishing.site_files import drop_outdated_manifests
-from ro_metrics.publishing.stale_lock import record_lock_owner, recover_stale_lock
-from ro_metrics.publishing.translations import LANGUAGES
+from ro_metrics.rendering.translations import LANGUAGES
+from ro_metrics.site.site_files import drop_outdated_manifests
 
 
 def configuration_error(message):
@@ -60,13 +58,13 @@ MAX_FILE_BYTES = int(config["max_file_mib"] * 2**20)
 # Every label of the pages, the Markdown and the site (data files, not code): an input
 # of each step that renders them, so that an edited label re-renders what shows it.
 TRANSLATIONS = expand(
-    f"{workflow.basedir}/scripts/ro_metrics/publishing/i18n/{{code}}.json", code=LANGUAGES
+    f"{workflow.basedir}/scripts/ro_metrics/rendering/i18n/{{code}}.json", code=LANGUAGES
 )
-# The pages' templates, style sheets and script (publishing/templates/): not Python
+# The pages' templates, style sheets and script (rendering/templates/): not Python
 # modules, so not in a rule's code stamp; an input of each step that renders pages.
 TEMPLATES = sorted(
     str(path)
-    for path in Path(f"{workflow.basedir}/scripts/ro_metrics/publishing/templates").iterdir()
+    for path in Path(f"{workflow.basedir}/scripts/ro_metrics/rendering/templates").iterdir()
     if path.is_file()
 )
 
@@ -92,7 +90,7 @@ OPTIONAL_PUBLISHED = {
     "operational_per_family": f"{RESULTS}/operational_per_family.csv",
 }
 
-# The findings' charts (rule findings, publishing.findings_charts), as published in
+# The findings' charts (rule findings, report.findings_charts), as published in
 # RESULTS/charts/: each stem in English, then in every other language of the pages.
 FINDINGS_CHARTS = [
     f"{stem}.svg" if code == LANGUAGES[0] else f"{stem}.{code}.svg"
@@ -164,27 +162,3 @@ if config["changes_since"]:
             f"changes_since: no snapshot in {HISTORY}/ is dated on or before "
             f"{config['changes_since']} (snapshots: {', '.join(_dates) or 'none'})"
         )
-
-
-# Snakemake's exit without the collector's passes (ro_metrics/engine_settings.py).
-skip_collector_at_exit()
-
-
-# Both rely on how Snakemake uses attributes it does not document (the rate limiter's
-# settings object, the persistence's private _lockfile): each is checked on the
-# installed Snakemake by tests/unit/test_snakemake_internals.py.
-onstart:
-    shorten_rate_limiter_timer(workflow.scheduling_settings)
-    record_lock_owner(workflow.persistence)
-
-
-# A run killed by SIGKILL leaves Snakemake's lock behind: remove it before Snakemake
-# locks if the run that took it is provably gone (ro_metrics/publishing/stale_lock.py
-# says how).
-if workflow.is_main_process:
-    # (output_settings is None when the workflow is driven through some APIs.)
-    stale_lock_notice = recover_stale_lock(
-        ".snakemake", dry_run=getattr(workflow.output_settings, "dryrun", False)
-    )
-    if stale_lock_notice:
-        print(stale_lock_notice, file=sys.stderr)

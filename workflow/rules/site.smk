@@ -1,7 +1,7 @@
 # `snakemake --cores 4 site`: the static site in SITE (config `site`), built from the
 # published results, in English (the site root) and Spanish (es/). Two kinds of jobs,
 # each writing many pages (in both languages) but rewriting only those whose content
-# changed (ro_metrics/publishing/site_files.py): one job per partition for its subject
+# changed (ro_metrics/site/site_files.py): one job per partition for its subject
 # versions' pages, one job for the case pages and the index. A job per page would be
 # ~60,000 jobs at size L; this is partitions + 1.
 

@@ -11,8 +11,6 @@ from pathlib import Path
 
 import orjson
 
-from ro_metrics.engine_settings import skip_collector_at_exit
-
 
 def without_cycle_collector() -> None:
     """Turn Python's cyclic garbage collector off for the rest of a step's process.
@@ -24,12 +22,8 @@ def without_cycle_collector() -> None:
     (docs/performance.md). The process ends with its step, which frees whatever cycle a
     library leaves. Not for a step that makes cyclic objects by the thousand (a
     plotting library's figures).
-
-    The exit's own passes, which run even with the collector off, skip what is alive
-    at that point (engine_settings.skip_collector_at_exit): 20–80 ms of each job.
     """
     gc.disable()
-    skip_collector_at_exit()
 
 
 def step_logger(name: str, log_path) -> logging.Logger:

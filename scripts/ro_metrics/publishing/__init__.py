@@ -1,1 +1,0 @@
-"""Layer 4: the leaderboard page and diagrams, snapshots, verify, the run lock."""

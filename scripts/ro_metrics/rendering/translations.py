@@ -1,0 +1,55 @@
+"""The languages of the leaderboard: every user-visible text comes from a data file,
+rendering/i18n/<code>.json (one per language, the same keys in each), never from code.
+
+A value is a str.format template; the code fills in values it has already escaped.
+Numbers are the published texts (a dot as decimal mark); `number()` writes them with
+the language's own mark (a comma in Spanish). Sort values, dates, ids and versions
+are never converted.
+"""
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+I18N = Path(__file__).with_name("i18n")
+ENGLISH, SPANISH = "en", "es"
+LANGUAGES = (ENGLISH, SPANISH)  # English is the default edition (leaderboard.html)
+# A decimal number inside a text: "0.705", "95 % CI 0.55–0.67" (not "v1.0": a letter
+# before it makes it a name, and neither are the parts of a date or a version id).
+_DECIMAL = re.compile(r"(?<![\w.-])(\d+)\.(\d+)(?![\w.-])")
+
+
+def translation_file(code: str) -> Path:
+    return I18N / f"{code}.json"
+
+
+def load_labels(code: str) -> dict[str, str]:
+    labels = json.loads(translation_file(code).read_text("utf-8"))
+    return {key: value for key, value in labels.items() if not key.startswith("_")}
+
+
+@dataclass(frozen=True)
+class Language:
+    """The labels of one language, and how it writes numbers."""
+
+    labels: dict[str, str]
+
+    @property
+    def code(self) -> str:
+        return self.labels["lang"]
+
+    def __call__(self, key: str, **values) -> str:
+        return self.labels[key].format(**values)
+
+    def number(self, text) -> str:
+        """A published number (or a text of numbers) with this language's decimal mark."""
+        mark = self.labels["decimal_mark"]
+        text = str(text)
+        if mark == ".":
+            return text
+        return _DECIMAL.sub(lambda match: f"{match[1]}{mark}{match[2]}", text)
+
+
+def language(code: str) -> Language:
+    return Language(load_labels(code))
