@@ -14,13 +14,19 @@ from workflow_runs import ONE_PARTITION, REPO, read_csv, run_workflow, tree_dige
 
 BENCH = REPO / "scripts" / "tools" / "bench.py"
 
-SCENARIOS = ["floor", "engine", "cold", "site_cold", "noop", "one_scoring", "site_one_scoring"]
+# The benchmark's own script (../shared/reference), timed in the same run when it is there.
+REFERENCE = REPO.parent / "shared" / "reference"
+
+SCENARIOS = ["floor", "engine", "reference", "cold", "site_cold", "noop", "one_scoring"]
+SCENARIOS += ["site_one_scoring"]
 SCENARIOS += ["one_gold"]
 SCENARIOS += ["changes_step", "site_added"]  # site_added = site_one_scoring - one_scoring
 # The findings job's own time, from its log, in the cold and the one_scoring runs.
 SCENARIOS += ["findings_cold", "findings_step"]
 # Rows that time a part of a run (a job, a difference): not a whole run of the workflow.
 PARTS = {"changes_step", "site_added", "findings_cold", "findings_step"}
+# The rows with a ratio to the reference: it, and the runs that publish the results.
+REFERENCE_ROWS = {"reference", "cold", "noop", "one_scoring", "one_gold"}
 
 
 def test_quick_bench_writes_every_scenario(tmp_path):
@@ -44,8 +50,26 @@ def test_quick_bench_writes_every_scenario(tmp_path):
     assert {row["size"] for row in rows} == {"S"}
     assert {row["files"] for row in rows} == {"758"}  # 1 + 31 golds + 372 + 354
     by_scenario = {row["scenario"]: row for row in rows}
+    reference = by_scenario["reference"]
+    if not REFERENCE.is_dir():
+        # Not measured, and why: the folder it looked for, in the row.
+        assert reference["median_s"] == "" and str(REFERENCE) in reference["not_measured"]
+        rows.remove(reference)
+    # Measured when the folder is there: the benchmark's script ran on the same corpus.
+    assert {row["not_measured"] for row in rows} == {""}
     floor = float(rows[0]["median_s"])
     engine = float(by_scenario["engine"]["median_s"])
+    if REFERENCE.is_dir():
+        assert float(reference["median_s"]) > 0 and float(reference["median_cpu_s"]) > 0
+        assert reference["repetitions"] == "1" and reference["jobs"] == "0"
+        for row in rows:
+            if row["scenario"] in REFERENCE_ROWS:
+                ratio = float(row["median_s"]) / float(reference["median_s"])
+                # Of the unrounded medians: up to what their rounding to 0.01 s moves it.
+                slack = 0.005 * (1 + ratio) / (float(reference["median_s"]) - 0.005) + 0.005
+                assert abs(float(row["ratio_to_reference"]) - ratio) <= slack
+            else:
+                assert row["ratio_to_reference"] == ""
     for row in rows:
         assert float(row["min_s"]) <= float(row["median_s"]) <= float(row["max_s"])
         assert 0 < float(row["peak_rss_mib"]) < 1024
@@ -65,7 +89,9 @@ def test_quick_bench_writes_every_scenario(tmp_path):
         "noop": "1.2 × engine",
         "one_scoring": "2.0 × engine",
     }
-    assert {by_scenario[name]["met"] for name in targets} <= {"yes", "no"}
+    # The met column names the target missed.
+    for name, target in targets.items():
+        assert by_scenario[name]["met"] in {"yes", f"no: {target}"}
     assert {row["met"] for row in rows if not row["target"]} == {""}
     # Jobs: with one partition (the demo size), a cold run is the 11 steps (load_golds,
     # load_partition, operational, cross_check, per_run, the two metrics,
@@ -73,7 +99,7 @@ def test_quick_bench_writes_every_scenario(tmp_path):
     # changed gold and the changes_step rerun all but two loads (the telemetry's and the
     # golds' or the partition's); the site target is its two page jobs and `site`
     # (instead of `all`). A job's own row has its scenario's jobs.
-    jobs = {row["scenario"]: int(row["jobs"]) for row in rows}
+    jobs = {row["scenario"]: int(row["jobs"]) for row in rows if row["scenario"] != "reference"}
     assert jobs == {
         "floor": 0,
         "engine": 0,
@@ -104,6 +130,7 @@ def test_quick_bench_writes_every_scenario(tmp_path):
     assert {row["site_files"] for row in rows} == {"92"}
     table = (tmp_path / "benchmarks.md").read_text("utf-8")
     assert table.count("\n| S | 758 |") == len(SCENARIOS)
+    assert table.count("\n| S | 758 | reference | 0 | ") == REFERENCE.is_dir()
     assert "- cores: " in table and "- date of the run: " in table
 
 
