@@ -15,15 +15,7 @@ from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas.ranking import ranked, tie_groups
 from ro_metrics.history.snapshot import earlier_snapshots
 from ro_metrics.leaderboard.leaderboard_page import render_page
-from ro_metrics.rendering.reliability_diagram import (
-    DiagramRequest,
-    DiagramText,
-    diagram_key,
-    diagram_name,
-    draw_missing,
-    reliability_svg,
-)
-from ro_metrics.rendering.reliability_svg import reliability_svg_text
+from ro_metrics.rendering.reliability_diagram import diagram_name
 from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS
 
 
@@ -276,18 +268,3 @@ def test_committed_page_shows_intervals_and_tie_groups():
     assert labels == [("1", "2", "1"), ("1", "2", "1"), ("3", "4", "2"), ("3", "4", "2")]
 
 
-def test_only_the_diagrams_missing_from_the_cache_are_drawn(tmp_path):
-    words = DiagramText("Confidence", "Accuracy", ",")
-    requests = [
-        DiagramRequest(((m, m + 1, Fraction(m, 10), Fraction(1, m)),), f"s{m} · v", words)
-        for m in range(1, 17)
-    ]
-    cache = tmp_path / "cache"
-    assert draw_missing(requests[:2], cache) == 2
-    assert draw_missing(requests, cache) == 14  # the first two are in the cache already
-    assert draw_missing(requests, cache) == 0
-    for request in requests:
-        key = diagram_key(*request)
-        expected = reliability_svg_text(*request)
-        assert (cache / f"{key}.svg").read_text("utf-8") == expected
-        assert reliability_svg(request.bins, request.title, cache, request.words) == expected

@@ -7,17 +7,26 @@ from pathlib import Path
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-# The one sys.path entry of the project: the parse-time imports below (manifests,
-# snapshots, the rules' code inputs) need the library package. Rule scripts get
-# scripts/ from Snakemake's script preamble, tests from pyproject's pythonpath.
+# The one sys.path entry of the project: the parse-time imports below (the corpus scan,
+# the review policy, the published registry, the library's layers) need the library
+# package. Rule scripts get scripts/ from Snakemake's script preamble, tests from
+# pyproject's pythonpath.
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
-from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
-from ro_metrics.corpus.reviewers import MAX_SCORINGS, REVIEWERS, PolicyError, review_policy
+from ro_metrics import LAYERS
+from ro_metrics.contracts.files import read_json
+from ro_metrics.contracts.published import (
+    CHARTS,
+    FINDINGS_REPORTS,
+    LEADERBOARD_ES_HTML,
+    LEADERBOARD_HTML,
+    PUBLISHED as REGISTRY,
+    published_files,
+)
+from ro_metrics.contracts.vocabulary import FAMILIES, LANGUAGES
+from ro_metrics.corpus.layout import count_partitions, has_telemetry, partition_ids, scan_corpus
+from ro_metrics.corpus.reviewers import MAX_SCORINGS, PolicyError, review_policy
 from ro_metrics.history.snapshot import snapshot_dates
-from ro_metrics.module_graph import CodeGraph
-from ro_metrics.rendering.translations import LANGUAGES
-from ro_metrics.site.site_files import drop_outdated_manifests
 
 
 def configuration_error(message):
@@ -54,94 +63,90 @@ RESULTS = config["results"].rstrip("/")
 SITE = str(Path(config["site"]).absolute())
 VERSION = config["benchmark_version"]
 SCHEMAS = f"{workflow.basedir}/system/schemas/{VERSION}"
+RUBRIC = f"{workflow.basedir}/system/rubric/{VERSION}"
 MAX_FILE_BYTES = int(config["max_file_mib"] * 2**20)
-# Every label of the pages, the Markdown and the site (data files, not code): an input
-# of each step that renders them, so that an edited label re-renders what shows it.
-TRANSLATIONS = expand(
-    f"{workflow.basedir}/scripts/ro_metrics/rendering/i18n/{{code}}.json", code=LANGUAGES
-)
-# The pages' templates, style sheets and script (rendering/templates/): not Python
-# modules, so not in a rule's code stamp; an input of each step that renders pages.
-TEMPLATES = sorted(
-    str(path)
-    for path in Path(f"{workflow.basedir}/scripts/ro_metrics/rendering/templates").iterdir()
-    if path.is_file()
-)
-
-
-# One cache folder per (corpus, results, version): runs on other corpora never
-# overwrite each other's manifests or intermediate files.
-_CACHE_KEY = hashlib.sha256(
-    "\n".join([CORPUS, str(Path(RESULTS).absolute()), VERSION]).encode("utf-8")
-).hexdigest()[:16]
-CACHE = f"{config['cache'].rstrip('/')}/{_CACHE_KEY}"
-MANIFESTS = f"{CACHE}/manifests"
-CODE = CodeGraph(Path(workflow.basedir) / "scripts", Path(f"{CACHE}/code/imports.json"))
-LOGS = f"{CACHE}/logs"
-# Every step writes here; `publish` copies the set to RESULTS once all succeeded.
-STAGED = f"{CACHE}/staged"
-# Dated snapshots of the published results (`snakemake snapshot`), never rewritten.
-HISTORY = f"{RESULTS}/historico"
-# Published only when the corpus has telemetry: `publish` writes or removes them, so
-# they cannot be Snakemake outputs (an output must exist); `verify` and `snapshot`
-# take them from here.
-OPTIONAL_PUBLISHED = {
-    "operational_per_subject": f"{RESULTS}/operational_per_subject.csv",
-    "operational_per_family": f"{RESULTS}/operational_per_family.csv",
-}
-
-# The findings' charts (rule findings, report.findings_charts), as published in
-# RESULTS/charts/: each stem in English, then in every other language of the pages.
-FINDINGS_CHARTS = [
-    f"{stem}.svg" if code == LANGUAGES[0] else f"{stem}.{code}.svg"
-    for code in LANGUAGES
-    for stem in ("cost_quality", "family_heatmap", "quality_calibration")
-]
 
 if not Path(CORPUS).is_dir():
     configuration_error(f"corpus: {CORPUS} is not a folder")
 if not Path(SCHEMAS).is_dir():
     configuration_error(f"benchmark_version: no schemas for {VERSION} in system/schemas/")
 
+# One cache folder per (corpus, results, version): runs on other corpora never
+# overwrite each other's intermediate files.
+_CACHE_KEY = hashlib.sha256(
+    "\n".join([CORPUS, str(Path(RESULTS).absolute()), VERSION]).encode("utf-8")
+).hexdigest()[:16]
+CACHE = f"{config['cache'].rstrip('/')}/{_CACHE_KEY}"
+LOGS = f"{CACHE}/logs"
+# A partition's files between its steps (partitions/<id>/), and the global steps' files
+# that rule publish copies into RESULTS (staged/).
+PARTITION = f"{CACHE}/partitions/{{partition}}"
+STAGED = f"{CACHE}/staged"
+# Dated snapshots of the published results (`snakemake snapshot`), never rewritten.
+HISTORY = f"{RESULTS}/historico"
+
 # The review policy of the version (one reviewer per run in v1.0, or two and an
 # arbiter), with the configuration's overrides (shared/spec/multi-reviewer.md).
-REVIEW_POLICY_FILE = f"{workflow.basedir}/system/rubric/{VERSION}/review_policy.yaml"
+REVIEW_POLICY_FILE = f"{RUBRIC}/review_policy.yaml"
 try:
     REVIEW_POLICY = review_policy(REVIEW_POLICY_FILE, config)
 except PolicyError as error:
     configuration_error(str(error))
-DOUBLE_REVIEW = REVIEW_POLICY.reviewers_per_run == 2
-# The reviewer registry: an input only where it exists (optional with one reviewer per
-# run; the consolidation names it missing under double review).
-REVIEWER_REGISTRY = [f"{CORPUS}/{REVIEWERS}"] if Path(CORPUS, REVIEWERS).is_file() else []
-# The consolidation step runs under double review, or to check a corpus's reviewer
-# registry against its scorings; a v1.0 corpus without one (one reviewer per run) has
-# nothing to consolidate, and its runs go from the load straight to the per-run table.
-CONSOLIDATES = DOUBLE_REVIEW or bool(REVIEWER_REGISTRY)
 
-# Job processes (cluster executors) reuse the manifests the main process wrote, and
-# the partitions it chose.
+# The corpus is split into partitions of subject folders (a wildcard of the load, the
+# per-run table, the per-subject and per-family metrics and the version pages), the
+# cases into their families (the case pages). A partition's job reruns when one of its
+# files changes: the main process lists the corpus when the DAG is built (one stat per
+# file) and gives each job the digest of what it reads (path, size, modification and
+# change time of every file) as a parameter, so a changed digest reruns it (Snakemake's
+# params trigger) and the change time catches a file copied in with an old date. A job
+# process (cluster executors) runs one job the main process chose: it only needs the
+# partitions' ids.
 if workflow.is_main_process:
-    PARTITIONS = refresh_manifests(Path(CORPUS), VERSION, config["partitions"], Path(MANIFESTS))
-    # A site page deleted or edited by hand: its job must run again to restore it.
-    for message in drop_outdated_manifests(
-        Path(SITE), sorted(Path(f"{CACHE}/site").glob("*.pages.json"))
-    ):
-        print(message, file=sys.stderr)
+    SCAN = scan_corpus(Path(CORPUS), VERSION, config["partitions"])
+    N_PARTITIONS = SCAN.n_partitions
 else:
-    PARTITIONS = recorded_partitions(Path(MANIFESTS))
+    SCAN = None
+    N_PARTITIONS = count_partitions(Path(CORPUS), VERSION, config["partitions"])
+PARTITIONS = partition_ids(N_PARTITIONS)
+# What is published: with telemetry in the corpus, under double review (the registry,
+# contracts/published.py).
+PUBLISHED = published_files(
+    has_telemetry(Path(CORPUS)), double_review=REVIEW_POLICY.reviewers_per_run == 2
+)
+# The registry's files not published now: removed from RESULTS if an earlier run left them.
+WITHDRAWN = [entry for entry in REGISTRY if entry not in PUBLISHED]
 
 
-def modules(script):
-    """The code stamp of a step: its script and every library module it imports,
-    directly or not, with their digests (ro_metrics/module_graph.py). An input, so that
-    editing any of them re-runs the step (Snakemake's own code trigger follows only the
-    script named by `script:`). Derived from the imports, never listed."""
-    return CODE.stamp(
-        f"{workflow.basedir}/scripts/{script}",
-        Path(f"{CACHE}/code/{Path(script).stem}.txt"),
-        write=workflow.is_main_process,
-    )
+def digest_of(kind):
+    """The parameter that reruns a job when its part of the corpus changes (above)."""
+
+    def digest(wildcards):
+        if SCAN is None:
+            return ""
+        return SCAN.partitions[wildcards.partition] if kind == "partition" else getattr(SCAN, kind)
+
+    return digest
+
+
+def library(package):
+    """The code a rule's script may run: every file of the library package it imports
+    and of the packages below it (ro_metrics.LAYERS), templates and labels included. An
+    input, so that editing the library re-runs the steps that use what was edited
+    (Snakemake's own code trigger follows only the script itself)."""
+    root = Path(workflow.basedir) / "scripts" / "ro_metrics"
+    layer = next(index for index, names in enumerate(LAYERS) if package in names)
+    packages = [name for names in LAYERS[: layer + 1] for name in names]
+    return sorted(
+        str(path)
+        for name in packages
+        for path in (root / name).rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    ) + [str(root / "__init__.py")]
+
+
+def staged(entry):
+    return f"{STAGED}/{entry.name}"
 
 
 def snapshot_metadata_files(wildcards=None):
@@ -162,3 +167,9 @@ if config["changes_since"]:
             f"changes_since: no snapshot in {HISTORY}/ is dated on or before "
             f"{config['changes_since']} (snapshots: {', '.join(_dates) or 'none'})"
         )
+
+
+wildcard_constraints:
+    partition=r"[0-9]+",
+    family="|".join(FAMILIES),
+    date=r"[0-9]{4}-[0-9]{2}-[0-9]{2}",

@@ -748,3 +748,36 @@ def read_review_check(path) -> ReviewCheck:
         problems=[Problem(*problem) for problem in document["problems"]],
         pending=[Problem(*problem) for problem in document["pending"]],
     )
+
+
+@dataclass(frozen=True)
+class PartitionReviews:
+    """What a partition's per-run step tells the global steps of its runs' reviews: their
+    problems (the cross-check reports them with every other problem of the corpus) and
+    the scorings of the runs pending review (errors with strict=true), the runs with two
+    primaries (the agreement), the runs pending review (coverage, the leaderboard) and
+    the partition's newest scoring (metadata.json). With one reviewer per run only the
+    problems of a reviewer registry, if the corpus has one, and the newest scoring."""
+
+    reviewers_per_run: int
+    problems: list[Problem]
+    pending_scorings: list[Problem]
+    pairs: list[ReviewPair]
+    pending: list[PendingRun]
+    newest_scoring_utc: str  # "" without a scored run
+
+
+def write_partition_reviews(path, reviews: PartitionReviews) -> None:
+    write_json(path, as_fields(reviews))
+
+
+def read_partition_reviews(path) -> PartitionReviews:
+    document = read_json(path)
+    return PartitionReviews(
+        reviewers_per_run=document["reviewers_per_run"],
+        problems=[Problem(*problem) for problem in document["problems"]],
+        pending_scorings=[Problem(*problem) for problem in document["pending_scorings"]],
+        pairs=[ReviewPair(*pair) for pair in document["pairs"]],
+        pending=[PendingRun(*run) for run in document["pending"]],
+        newest_scoring_utc=document["newest_scoring_utc"],
+    )

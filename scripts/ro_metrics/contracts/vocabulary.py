@@ -12,6 +12,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 FAMILIES = ("OXID", "SCAL", "FOUL", "MECH", "NOWE")
+# The languages of the pages, reports and charts; the first is the default edition.
+LANGUAGES = ("en", "es")
 # The six criteria of a scoring, in the rubric's order.
 CRITERIA = (
     "main_hypothesis",

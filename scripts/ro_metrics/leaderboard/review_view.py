@@ -85,15 +85,15 @@ def overall_row(agreement: list[dict[str, str]], variable: str, statistic: str) 
 def agreement_line(
     agreement: list[dict[str, str]],
     divergent: list[dict[str, str]],
-    pending: list[dict[str, str]],
+    pending: list[PendingRun],
 ) -> AgreementLine:
-    """From the rows of agreement.csv, divergent_runs.csv and pending_runs.csv (as
-    tables.read_table reads them): κ on the class with its interval, quadratic κ on
+    """From the rows of agreement.csv and divergent_runs.csv (as tables.read_table reads
+    them) and the runs pending review: κ on the class with its interval, quadratic κ on
     the raw score, the runs with two primaries (overall n_runs), divergent, arbitrated,
     pending arbitration and awaiting their second review."""
     kappa = overall_row(agreement, "classification", "kappa")
     raw = overall_row(agreement, "raw_score", "quadratic_kappa")
-    statuses = [row["status"] for row in pending]
+    statuses = [run.status for run in pending]
     return AgreementLine(
         kappa.get("estimate", ""),
         kappa.get("ci_low", ""),
@@ -110,10 +110,13 @@ def agreement_line(
 def review_summary(
     agreement: list[dict[str, str]],
     divergent: list[dict[str, str]],
-    pending: list[dict[str, str]],
-) -> ReviewSummary:
+    pending: list[PendingRun],
+) -> ReviewSummary | None:
     """The agreement line and every version's pending counts (a version with none has
-    no entry)."""
+    no entry); None when no run has two primaries and none is pending: one reviewer per
+    run, nothing to show."""
+    if not agreement and not pending:
+        return None
     counts = {key: PendingCounts(*found) for key, found in pending_counts(pending).items()}
     return ReviewSummary(agreement_line(agreement, divergent, pending), counts)
 
