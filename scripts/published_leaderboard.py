@@ -55,7 +55,7 @@ from ro_metrics.history.snapshot import earlier_snapshots
 from ro_metrics.leaderboard.leaderboard_markdown import render_markdown
 from ro_metrics.leaderboard.leaderboard_page import render_page, with_changes_section
 from ro_metrics.leaderboard.review_view import review_summary
-from ro_metrics.rendering.reliability_diagram import DiagramText, diagram_name, inline
+from ro_metrics.rendering.reliability_diagram import diagram_name, diagram_text, inline
 from ro_metrics.rendering.reliability_svg import reliability_svg_text
 from ro_metrics.rendering.translations import ENGLISH, LANGUAGES, language
 
@@ -114,7 +114,7 @@ def main(smk) -> None:
     figures.mkdir(parents=True, exist_ok=True)
     for code, target in zip(LANGUAGES, smk.output.pages, strict=True):
         t = language(code)
-        words = DiagramText(t("diagram_xlabel"), t("diagram_ylabel"), t("decimal_mark"))
+        words = diagram_text(t)
         diagrams = {}
         for key, bins in calibration.items():
             svg = reliability_svg_text(bins, " · ".join(key), words)

@@ -12,12 +12,13 @@ per run) is removed, so the results folder never holds a table of another run.
 
 from pathlib import Path
 
-from ro_metrics.contracts.files import step_logger, write_bytes_atomic
+from ro_metrics.contracts.files import step_logger, without_cycle_collector, write_bytes_atomic
 from ro_metrics.contracts.published import PUBLISHED
 from ro_metrics.contracts.tables import assembled_bytes
 
 
 def main(smk) -> None:
+    without_cycle_collector()
     log = step_logger("publish", smk.log[0])
     results = Path(smk.params.results)
     for entry in PUBLISHED:

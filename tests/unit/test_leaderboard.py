@@ -266,5 +266,3 @@ def test_committed_page_shows_intervals_and_tie_groups():
         page,
     )
     assert labels == [("1", "2", "1"), ("1", "2", "1"), ("3", "4", "2"), ("3", "4", "2")]
-
-

@@ -20,7 +20,7 @@ from ro_metrics.contracts.tables import (
     OPERATIONAL_FAMILY_COLUMNS,
     OPERATIONAL_SUBJECT_COLUMNS,
 )
-from ro_metrics.corpus.layout import BATCH_LOGS, read_manifest, scan_telemetry
+from ro_metrics.corpus.layout import BATCH_LOGS, has_telemetry, telemetry_entries
 from ro_metrics.corpus.telemetry import Call, read_batch_log, response_keys, select_calls
 from ro_metrics.formulas import operational as op
 from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS, REPO
@@ -314,17 +314,17 @@ def test_the_demo_differs_from_the_benchmarks_count_exactly_where_it_should():
     }
 
 
-def test_the_telemetry_manifest_lists_the_batch_logs_only(tmp_path):
-    assert scan_telemetry(tmp_path) == []  # no logs/batch_logs: no telemetry
+def test_the_telemetry_listing_holds_the_batch_logs_only(tmp_path):
+    assert telemetry_entries(tmp_path) == []  # no logs/batch_logs: no telemetry
+    assert not has_telemetry(tmp_path)
     folder = tmp_path / BATCH_LOGS
     folder.mkdir(parents=True)
     (folder / "2026-05-12T09-14-03Z.csv").write_bytes(SAMPLE.read_bytes())
     (folder / "README.md").write_text("notes", "utf-8")
     (folder / ".2026-05-12T10-00-00Z.csv.swp").write_text("", "utf-8")
     (folder / "old.csv").mkdir()
-    manifest = tmp_path / "telemetry.tsv"
-    manifest.write_text("".join(scan_telemetry(tmp_path)), "utf-8")
-    entries = read_manifest(manifest)
+    assert has_telemetry(tmp_path)
+    entries = telemetry_entries(tmp_path)
     assert [(entry.kind, entry.path) for entry in entries] == [
         ("file", f"{BATCH_LOGS}/2026-05-12T09-14-03Z.csv"),
         ("folder", f"{BATCH_LOGS}/old.csv"),  # reported as a problem by the step

@@ -657,14 +657,6 @@ class ReviewPair(NamedTuple):
     arbiter_classification: str = ""
 
 
-def write_review_pairs(path, pairs: list[ReviewPair]) -> None:
-    write_json(path, {"review_pairs": pairs})
-
-
-def read_review_pairs(path) -> list[ReviewPair]:
-    return [ReviewPair(*pair) for pair in read_json(path)["review_pairs"]]
-
-
 class ConsolidatedRun(NamedTuple):
     """A (case, subject, run) as the metrics count it (multi-reviewer.md, Consolidation):
     consolidation → per_run. With one reviewer per run, its one scoring (method
@@ -713,18 +705,6 @@ class Consolidation:
     pending: list[PendingRun]
 
 
-@dataclass(frozen=True)
-class ReviewCheck:
-    """What the consolidation step tells the cross-check: the problems of the reviews
-    (reported with every other problem of the corpus, in one run)."""
-
-    reviewers_per_run: int
-    problems: list[Problem]
-    # The scorings of each run pending arbitration or awaiting its second review: errors
-    # with strict=true (the cross-check applies strict, so that it reruns nothing else).
-    pending: list[Problem]
-
-
 def write_consolidation(path, consolidation: Consolidation) -> None:
     write_json(path, as_fields(consolidation))
 
@@ -734,19 +714,6 @@ def read_consolidation(path) -> Consolidation:
     return Consolidation(
         runs=[ConsolidatedRun(*run) for run in document["runs"]],
         pending=[PendingRun(*run) for run in document["pending"]],
-    )
-
-
-def write_review_check(path, check: ReviewCheck) -> None:
-    write_json(path, as_fields(check))
-
-
-def read_review_check(path) -> ReviewCheck:
-    document = read_json(path)
-    return ReviewCheck(
-        reviewers_per_run=document["reviewers_per_run"],
-        problems=[Problem(*problem) for problem in document["problems"]],
-        pending=[Problem(*problem) for problem in document["pending"]],
     )
 
 

@@ -23,6 +23,11 @@ class DiagramText(NamedTuple):
     decimal_mark: str
 
 
+def diagram_text(t) -> DiagramText:
+    """A diagram's words in the language t (translations.Language)."""
+    return DiagramText(t("diagram_xlabel"), t("diagram_ylabel"), t("decimal_mark"))
+
+
 def diagram_name(subject_id: str, subject_version: str) -> str:
     """File name of a diagram: readable when the version allows it, unique always."""
     if TAME_NAME.fullmatch(subject_version):
