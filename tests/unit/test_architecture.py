@@ -10,13 +10,9 @@
 """
 
 import ast
-import hashlib
-import json
 import re
 from modulefinder import ModuleFinder
 from pathlib import Path
-
-import pytest
 
 from ro_metrics import LAYERS
 
