@@ -63,21 +63,14 @@ DIVERGENT = [{"arbiter_status": status} for status in ("pending", ARBITRATED, "p
 
 
 def pending_row(version, status, critical):
-    return {
-        "subject_id": "atlas",
-        "subject_version": version,
-        "case_id": "RO-FOUL-001",
-        "family": "FOUL",
-        "run_id": "run-1",
-        "status": status,
-        "primary_ids": "R01;R02",
-        "divergent": "critical_fail" if critical else "",
-        "critical_disagreement": str(critical),
-    }
+    divergent = ["critical_fail"] if critical else []
+    return PendingRun(
+        "atlas", version, "RO-FOUL-001", "run-1", status, ["R01", "R02"], divergent, critical
+    )
 
 
-# pending_runs.csv: version va has two runs pending arbitration, one a critical-fail
-# disagreement; version vb one run awaiting its second review.
+# The runs pending review: version va has two runs pending arbitration, one a
+# critical-fail disagreement; version vb one run awaiting its second review.
 PENDING = [
     pending_row("va", "pending_arbitration", True),
     pending_row("va", "pending_arbitration", False),
@@ -103,8 +96,10 @@ def test_the_summary_counts_by_hand():
         ("atlas", "va"): PendingCounts(2, 0, True),
         ("atlas", "vb"): PendingCounts(0, 1, False),
     }
-    # No run with two primaries: no rows, every value unknown, counts 0.
-    assert review_summary([], [], []).line == ("", "", "", "", 0, 0, 0, 0, 0)
+    # No run with two primaries and none pending: one reviewer per run, no summary.
+    assert review_summary([], [], []) is None
+    # Runs pending, none with two primaries yet: every agreement value unknown.
+    assert review_summary([], [], PENDING[2:]).line == ("", "", "", "", 0, 0, 0, 0, 1)
 
 
 ENGLISH_LINE = (
@@ -154,7 +149,7 @@ def test_the_agreement_line_in_both_languages(t, line, files):
 
 
 def test_an_undefined_statistic_shows_as_unknown():
-    line = review_summary([], [], []).line
+    line = review_summary([], [], PENDING[2:]).line
     assert "classification — (95 % CI —–—)" in agreement_paragraph(line, EN)
 
 
