@@ -224,16 +224,17 @@ def leaderboard_status(critical_fails: Iterable[bool]) -> str:
     return DISQUALIFIED if is_disqualified(critical_fails) else ELIGIBLE
 
 
-def correctness_quarters(correctness: Iterable[float]) -> list[int]:
+_QUARTERS = {0: 0, 0.25: 1, 0.5: 2, 0.75: 3, 1: 4}  # correctness → 4 · correctness
+
+
+def correctness_quarters(correctness: Sequence[float]) -> list[int]:
     """4 · correctness of each run: 0, 2, 4 for a scoring's 0, 0.5, 1; 1 and 3 for the
     quarters of a mean of two primaries' scorings."""
-    quarters = []
-    for value in correctness:
-        if value not in (0, 0.25, 0.5, 0.75, 1) or isinstance(value, bool):
-            raise ValueError(
-                f"correctness must be one of 0, 0.5, 1 (or a mean of two), got {value!r}"
-            )
-        quarters.append(int(value * 4))
+    # A look-up per run (10^5 in the findings step); True and False equal 1 and 0.
+    quarters = [None if v.__class__ is bool else _QUARTERS.get(v) for v in correctness]
+    if None in quarters:
+        value = correctness[quarters.index(None)]
+        raise ValueError(f"correctness must be one of 0, 0.5, 1 (or a mean of two), got {value!r}")
     return quarters
 
 
