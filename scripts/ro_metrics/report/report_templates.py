@@ -100,7 +100,7 @@ class ReportEnvironment(Environment):
             return self.undefined(hint=f"unknown fact {where}.{key}", obj=obj, name=key)
 
 
-def exact(value) -> Fraction:
+def number_of_fact(value) -> Fraction:
     """A fact's exact value for a number filter (contracts.tables.exact_fraction: the
     module docstring's kinds); a null fact or anything but a number is an error."""
     if value is None:
@@ -160,13 +160,13 @@ class ReportFilters:
         """A plain number with `places` decimals."""
         if value is None:
             return self.undefined()
-        return Markdown(decimal_text(exact(value), places, self.mark))
+        return Markdown(decimal_text(number_of_fact(value), places, self.mark))
 
     def pct(self, value, places: int = 1) -> Markdown:
         """A rate (0–1) as a percentage with `places` decimals."""
         if value is None:
             return self.undefined()
-        text = decimal_text(exact(value) * 100, places, self.mark)
+        text = decimal_text(number_of_fact(value) * 100, places, self.mark)
         return Markdown(self.labels("report_percent", value=text))
 
     def n_of_m(self, n, m) -> Markdown:
@@ -176,7 +176,7 @@ class ReportFilters:
         """A ratio "N×"."""
         if value is None:
             return self.undefined()
-        text = decimal_text(exact(value), places, self.mark)
+        text = decimal_text(number_of_fact(value), places, self.mark)
         return Markdown(self.labels("report_times", ratio=text))
 
     def ordinal(self, value) -> Markdown:
@@ -201,7 +201,7 @@ class ReportFilters:
     def money(self, value, places: int = 4) -> Markdown:
         if value is None:
             return self.undefined()
-        text = decimal_text(exact(value), places, self.mark)
+        text = decimal_text(number_of_fact(value), places, self.mark)
         return Markdown(self.labels("report_money", amount=text))
 
     @staticmethod
