@@ -42,13 +42,14 @@ from ro_metrics.contracts.tables import (
 )
 from ro_metrics.contracts.vocabulary import family_of
 from ro_metrics.formulas.answer_structure import structure_facts
-from ro_metrics.formulas.cost_quality import cost_facts, cost_per_case
+from ro_metrics.formulas.cost_quality import cost_facts
 from ro_metrics.formulas.findings import (
     FindingsInputError,
     Leaderboard,
     findings_document,
     keyed_inputs,
 )
+from ro_metrics.formulas.operational import cost_per_case
 from ro_metrics.rendering.translations import LANGUAGES
 from ro_metrics.report.findings_charts import findings_charts
 

@@ -57,7 +57,7 @@ RARE_FLAG = [[1, 1], [1, 47]]
 
 
 def value(ratio):
-    return ag.exact(ratio).value
+    return ag.full_sample_estimate(ratio).value
 
 
 # --- The formulas on one table ----------------------------------------------------------
@@ -117,14 +117,23 @@ def test_agreement_within_one_and_the_differences_by_hand():
 def test_one_category_for_everything_leaves_kappa_undefined_with_the_reason():
     everyone_pass = [[7, 0, 0], [0, 0, 0], [0, 0, 0]]
     for statistic in (ag.cohens_kappa, ag.linear_kappa, ag.quadratic_kappa):
-        assert ag.exact(statistic(everyone_pass)) == (None, ag.UNDEFINED_KAPPA)
+        assert ag.full_sample_estimate(statistic(everyone_pass)) == (None, ag.UNDEFINED_KAPPA)
     # Observed agreement is defined (and perfect); so is AC1 (its denominator ≥ n²).
     assert value(ag.observed_agreement(everyone_pass)) == 1
     never_flagged = [[0, 0], [0, 12]]
-    assert ag.exact(ag.positive_specific_agreement(never_flagged)) == (None, ag.UNDEFINED_PSA)
+    assert ag.full_sample_estimate(ag.positive_specific_agreement(never_flagged)) == (
+        None,
+        ag.UNDEFINED_PSA,
+    )
     assert value(ag.gwet_ac1(never_flagged)) == 1
-    assert ag.exact(ag.negative_specific_agreement([[3, 0], [0, 0]])) == (None, ag.UNDEFINED_NSA)
-    assert ag.exact(ag.cohens_kappa([[0, 0], [0, 0]])) == (None, ag.UNDEFINED_NO_RUNS)
+    assert ag.full_sample_estimate(ag.negative_specific_agreement([[3, 0], [0, 0]])) == (
+        None,
+        ag.UNDEFINED_NSA,
+    )
+    assert ag.full_sample_estimate(ag.cohens_kappa([[0, 0], [0, 0]])) == (
+        None,
+        ag.UNDEFINED_NO_RUNS,
+    )
 
 
 def test_contingency_table_from_two_label_lists():

@@ -1,5 +1,7 @@
 """Each formula of scripts/ro_metrics/formulas/metrics.py against values computed by hand."""
 
+from fractions import Fraction
+
 import pytest
 
 from ro_metrics.contracts.vocabulary import family_of
@@ -80,6 +82,30 @@ def test_pass_rate_counts_only_pass_over_every_run():
 def test_mean_clipped_score():
     assert cm.mean_clipped_score([10, 9, 12, 0]) == 7.75
     assert cm.mean_clipped_score([10, 10, 11]) == 31 / 3
+
+
+def test_exact_pass_rate_and_mean_clipped_score_from_counts():
+    # 2 Pass of 3 runs: 2/3; clipped 10, 10, 11 = 62 halves over 3 runs: 62/6 = 31/3;
+    # a mean of two primaries, 8.5 and 9: 35 halves over 2 runs = 35/4. N = 0: undefined.
+    assert cm.exact_pass_rate(2, 3) == Fraction(2, 3)
+    assert cm.clipped_halves([10, 10, 11]) == 62
+    assert cm.exact_mean_clipped_score(62, 3) == Fraction(31, 3)
+    assert cm.clipped_halves([8.5, 9]) == 35
+    assert cm.exact_mean_clipped_score(35, 2) == Fraction(35, 4)
+    assert cm.exact_pass_rate(0, 0) is None
+    assert cm.exact_mean_clipped_score(0, 0) is None
+    with pytest.raises(ValueError, match="not a whole or half"):
+        cm.clipped_halves([8.25])
+
+
+def test_mean_confidence_unit_and_correctness_from_sums():
+    # Confidences 80 and 85: 165/200 = 33/40; correctness 0.75 and 0.5 (quarters 3 and
+    # 2): 5/8. N = 0: undefined.
+    assert cm.mean_confidence_unit(165, 2) == Fraction(33, 40)
+    assert cm.correctness_quarters([0.75, 0.5, 1, 0, 0.25]) == [3, 2, 4, 0, 1]
+    assert cm.mean_correctness(5, 2) == Fraction(5, 8)
+    assert cm.mean_confidence_unit(0, 0) is None
+    assert cm.mean_correctness(0, 0) is None
 
 
 def test_brier_score_soft():

@@ -57,14 +57,6 @@ def facts():
     return cq.cost_facts(OPERATIONAL, SUBJECTS, ORDER)
 
 
-def test_cost_per_case_is_exact_on_the_published_texts():
-    # telemetry.md's example row: 2612.0 · 0.000001 + 1724.8 · 0.000005 = 0.002612 +
-    # 0.008624 = 0.011236 = 11236/10^6 = 2809/250000 (÷ 4) exactly, no float in between.
-    row = operational_row("v-h", "2612.0", PRICE_1, "1724.8", PRICE_5)
-    assert cq.cost_per_case(row) == Fraction(2809, 250000)
-    assert cq.cost_per_case(operational_row("v-h", "2612.0", "", "1724.8", PRICE_5)) is None
-
-
 def test_per_version_cost_and_latency_null_without_a_price_or_a_row():
     versions = facts()["versions"]
     assert list(versions) == ORDER  # v-x, off the leaderboard, is not reported

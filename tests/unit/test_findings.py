@@ -36,7 +36,10 @@ from ro_metrics.contracts.tables import (
     Rows,
     table_bytes,
 )
+from ro_metrics.contracts.vocabulary import CRITERIA
+from ro_metrics.formulas import aggregates
 from ro_metrics.formulas import findings as fd
+from ro_metrics.formulas.answer_structure import structure_facts
 
 # (subject_id, subject_version, case_id, clipped, critical, classification, confidence,
 # correctness)
@@ -188,6 +191,78 @@ def test_population_sd_by_hand():
     assert fd.population_sd([Fraction(0), Fraction(1)]) == 0.5  # sqrt(1/4)
     # 1/2, 1/2, 0: mean 1/3, squares 1/36 + 1/36 + 4/36 = 1/6, / 3 = 1/18 → 0.23570
     assert fd.population_sd([Fraction(1, 2), Fraction(1, 2), Fraction(0)]) == 0.2357
+    assert fd.population_sd([]) is None  # no version: nothing to spread
+
+
+def test_families_and_criteria_spread_with_one_population_sd(tallies, board):
+    # § 2's spread of OXID's per-version pass rates (b-1 1/2, a-1 1/2, c-1 0) and § 5's
+    # spread of a criterion whose per-version means are 1/2, 1/2, 0 (b-1 scores 1 and 0,
+    # a-1 0 and 1, c-1 0 and 0): sqrt(1/18) = 0.2357 both.
+    scores = {"b-1": (1, 0), "a-1": (0, 1), "c-1": (0, 0)}
+    criterion_rows = [
+        dict.fromkeys(CRITERIA, "2") | {"subject_version": version, "main_hypothesis": str(k)}
+        for version, ks in scores.items()
+        for k in ks
+    ]
+    structure = structure_facts([], {}, criterion_rows, list(scores))
+    oxid = fd.family_facts(tallies, board)["OXID"]
+    assert structure["criteria"]["main_hypothesis"]["spread"] == 0.2357
+    assert oxid["spread"]["pass_rate"] == 0.2357
+
+
+# Consolidated runs of one version and family (means of two primaries): clipped 8.5, 9,
+# 10.5 and 0.5; one Pass; confidences 80, 85, 88, 81 (one ECE bin, [0.8, 0.9));
+# correctness 0.75, 0.5, 1 and 0.25.
+HALVES = [
+    ("alpha", "a-1", "RO-OXID-001", 8.5, False, "Conditional", 80, 0.75),
+    ("alpha", "a-1", "RO-OXID-002", 9, False, "Conditional", 85, 0.5),
+    ("alpha", "a-1", "RO-OXID-003", 10.5, False, "Pass", 88, 1.0),
+    ("alpha", "a-1", "RO-OXID-004", 0.5, False, "Fail", 81, 0.25),
+]
+
+
+def test_the_metrics_tables_and_the_findings_share_pass_rate_and_mean_clipped_score():
+    # Σ clipped = 28.5, i.e. 57 halves, over 4 runs: 57/8 = 7.125; 1 Pass of 4: 1/4;
+    # Q_final = 0.5 · 1/4 + 0.5 · (57/8) / 12 = 1/8 + 19/64 = 27/64 = 0.421875 → 0.4219.
+    table = per_run(HALVES)
+    for record in table.records:  # read by the metrics, not by findings.py
+        record[PER_RUN_COLUMNS.index("has_recoverable_fail")] = False
+    tallies = fd.tally_runs(table)
+    board = fd.Leaderboard.of([subject_row("alpha", "a-1", "0.4219", "0.1", "0.1", "Eligible")])
+    assert tallies.version("a-1").clipped_halves == 57
+    # findings.json (§ 2's heatmap, § 7's groups) and family_heatmap.csv ...
+    [heatmap] = fd.heatmap_facts(tallies, board)
+    assert (heatmap["pass_rate"], heatmap["mean_clipped_score"]) == (
+        fraction(1, 4),
+        fraction(57, 8),
+    )
+    group = fd.group_facts(["a-1"], tallies, board, None)
+    assert (group["pass_rate"], group["mean_clipped_score"]) == (fraction(1, 4), fraction(57, 8))
+    [heatmap_row] = fd.heatmap_rows(tallies, board)
+    assert heatmap_row[-2:] == ["0.25", "7.125"]
+    # ... and metrics_per_family.csv, metrics_per_subject.csv.
+    assert aggregates.family_rows(table) == [["alpha", "a-1", "OXID", 4, 1, 2, 1, "0.25", "7.125"]]
+    [subject] = aggregates.subject_rows(table, 0.5)
+    published = dict(zip(SUBJECT_COLUMNS, subject, strict=True))
+    assert [published[name] for name in ("pass_rate", "mean_clipped_score", "q_final")] == [
+        "0.25",
+        "7.125",
+        "0.4219",
+    ]
+
+
+def test_the_reliability_diagram_and_the_findings_share_mean_confidence_and_correctness():
+    # The four runs fill one bin: conf = (80 + 85 + 88 + 81) / 400 = 334/400 = 167/200;
+    # acc = (0.75 + 0.5 + 1 + 0.25) / 4 = 5/8; over-confidence 167/200 − 125/200 = 21/100.
+    table = per_run(HALVES)
+    bins = aggregates.calibration_of_subjects(table)
+    assert bins == {("alpha", "a-1"): [(9, 4, Fraction(167, 200), Fraction(5, 8))]}
+    facts = fd.confidence_facts(fd.tally_runs(table).version("a-1"))
+    assert (facts["mean_confidence"], facts["mean_correctness"], facts["overconfidence"]) == (
+        fraction(167, 200),
+        fraction(5, 8),
+        fraction(21, 100),
+    )
 
 
 def test_leaderboard_order_puts_the_disqualified_after_the_ranked(board):

@@ -9,13 +9,12 @@ on generated telemetry with exactly one passing call per response.
 import csv
 import io
 import random
-from decimal import Decimal
 from fractions import Fraction
 
 import pytest
 
 from naive_oracle import benchmark_tables, one_call_per_response
-from ro_metrics.contracts.records import ResponseKey
+from ro_metrics.contracts.records import ResponseKey, fraction_fact
 from ro_metrics.contracts.tables import (
     OPERATIONAL_FAMILY_COLUMNS,
     OPERATIONAL_SUBJECT_COLUMNS,
@@ -23,6 +22,9 @@ from ro_metrics.contracts.tables import (
 from ro_metrics.corpus.layout import BATCH_LOGS, has_telemetry, telemetry_entries
 from ro_metrics.corpus.telemetry import Call, read_batch_log, response_keys, select_calls
 from ro_metrics.formulas import operational as op
+from ro_metrics.formulas.cost_quality import cost_facts
+from ro_metrics.leaderboard.leaderboard_page import cost_text
+from ro_metrics.rendering.translations import language
 from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS, REPO
 
 SAMPLE = REPO / "tests/data/samples/batch_log.synthetic-sample.csv"
@@ -77,13 +79,58 @@ def test_prices_empty_and_mixed():
     assert op.mean_unit_price(["1e-06"]) == Fraction(1, 10**6)  # the decimal text, exactly
 
 
-def test_cost_per_case():
-    # 2612.0 · 0.0000010000 + 1724.8 · 0.0000050000 = 0.002612 + 0.008624 = 0.011236 USD.
-    assert op.cost_per_case("2612.0", "0.0000010000", "1724.8", "0.0000050000") == Decimal(
-        "0.011236"
-    )
-    assert op.cost_per_case("2612.0", "", "1724.8", "0.0000050000") is None
-    assert op.cost_per_case("2612.0", "0.0000010000", "1724.8", "") is None
+def priced_row(mean_in, price_in, mean_out, price_out) -> dict[str, str]:
+    """The texts of an operational_per_subject.csv row that cost per case reads."""
+    return {
+        "mean_input_tokens": mean_in,
+        "price_per_input_token_usd": price_in,
+        "mean_output_tokens": mean_out,
+        "price_per_output_token_usd": price_out,
+    }
+
+
+def test_cost_per_case_is_exact_on_the_published_texts():
+    # telemetry.md's example row: 2612.0 · 0.0000010000 + 1724.8 · 0.0000050000 =
+    # 0.002612 + 0.008624 = 0.011236 = 11236/10^6 = 2809/250000 (÷ 4) exactly, no float
+    # in between.
+    row = priced_row("2612.0", "0.0000010000", "1724.8", "0.0000050000")
+    assert op.cost_per_case(row) == Fraction(2809, 250000)
+    assert op.cost_per_case(row | {"price_per_input_token_usd": ""}) is None
+    assert op.cost_per_case(row | {"price_per_output_token_usd": ""}) is None
+    # A price in the exponent form of a batch log: 1e-06 is 1/10^6 exactly.
+    assert op.cost_per_case(row | {"price_per_input_token_usd": "1e-06"}) == Fraction(2809, 250000)
+
+
+def test_the_leaderboard_and_the_findings_show_the_same_cost_per_case():
+    # One formula for both (formerly a Decimal one for the page and a Fraction one for
+    # findings.json): 0.011236 USD is "0.0112" on the page (4 decimals) and 2809/250000
+    # in findings.json; 0.00004 USD (40 · 1e-6) is below the page's 0.0001 and says so;
+    # 0.00015 USD (150 · 1e-6), a tie at 4 decimals, is "0.0002" (half to even).
+    en = language("en")
+    row = priced_row("2612.0", "0.0000010000", "1724.8", "0.0000050000")
+    versions = [
+        ({"subject_version": "v-a"} | row, "0.0112", Fraction(2809, 250000)),
+        (
+            {"subject_version": "v-b"} | priced_row("40.0", "0.0000010000", "0.0", "0.0000010000"),
+            "< 0.0001",
+            Fraction(1, 25000),
+        ),
+        (
+            {"subject_version": "v-c"} | priced_row("150.0", "1e-06", "0.0", "1e-06"),
+            "0.0002",
+            Fraction(3, 20000),
+        ),
+    ]
+    for operational_row, shown, exact in versions:
+        version = operational_row["subject_version"]
+        subject = {"subject_version": version, "q_final": "0.5", "leaderboard_status": "Eligible"}
+        facts = cost_facts(
+            [operational_row | {"median_latency_s": "1.00", "p95_latency_s": "2.00"}],
+            [subject],
+            [version],
+        )
+        assert facts["versions"][version]["cost_per_case_usd"] == fraction_fact(exact)
+        assert cost_text(operational_row, en) == shown
 
 
 # --- reading a batch log ----------------------------------------------------------------

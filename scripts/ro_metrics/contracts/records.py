@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ro_metrics.contracts.files import json_bytes, read_json, write_bytes_if_changed, write_json
+from ro_metrics.contracts.tables import rounded_exact
 
 
 class Problem(NamedTuple):
@@ -583,7 +584,7 @@ def fraction_fact(value: Fraction | None) -> dict | None:
     if value is None:
         return None
     value = Fraction(value)
-    return {"num": value.numerator, "den": value.denominator, "value": float(round(value, 4))}
+    return {"num": value.numerator, "den": value.denominator, "value": rounded_exact(value)}
 
 
 def findings_bytes(document: dict) -> bytes:

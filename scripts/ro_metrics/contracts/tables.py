@@ -7,6 +7,8 @@ import io
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
+from numbers import Rational
 from pathlib import Path
 
 from ro_metrics.contracts.files import read_json, write_bytes_atomic, write_json
@@ -270,6 +272,42 @@ class PublishedTableError(ValueError):
 def format_metric(value: float) -> str:
     """A non-integer metric: round-half-even to 4 decimals, shortest text (0.8065, 1.0)."""
     return repr(round(float(value), 4))
+
+
+def rounded_exact(value: Fraction) -> float:
+    """An exact value as a 4-decimal published value: the exact value rounded half-even
+    to 4 decimals (13/160 = 0.08125 → 0.0812, not its float's 0.0813), as the float
+    whose shortest text (repr) is the published one."""
+    return float(round(value, 4))
+
+
+def exact_fraction(value) -> Fraction | None:
+    """A published number read back as an exact Fraction: a fraction object of
+    findings.json ({"num", "den", "value"}), a text ("0.8065", "13/160", "1e-06"), an
+    int, or a float (the decimal it prints as: its repr, the published text, not its
+    binary value); None for null or an empty text. Anything else is a ValueError."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, dict) and "num" in value and "den" in value:
+        return Fraction(value["num"], value["den"])
+    if isinstance(value, float):
+        return Fraction(repr(value))
+    if isinstance(value, Rational) and not isinstance(value, bool):
+        return Fraction(value)
+    # A text; any other value's text (True, a list, an object) is no number.
+    return Fraction(str(value))
+
+
+def decimal_text(value, places: int, mark: str = ".") -> str:
+    """An exact number (a Fraction, an int, or a float's binary value) rounded half-even
+    to `places` decimals and written with them all and the decimal `mark` (no negative
+    zero: −0.001 to 2 places is 0.00)."""
+    if isinstance(places, bool) or not isinstance(places, int) or places < 0:
+        raise ValueError(f"decimals must be an integer ≥ 0, not {places!r}")
+    scaled = round(Fraction(value) * 10**places)  # Fraction rounds half to even
+    sign = "-" if scaled < 0 else ""
+    whole, part = divmod(abs(scaled), 10**places)
+    return f"{sign}{whole}{mark}{part:0{places}d}" if places else f"{sign}{whole}"
 
 
 def write_csv(path, header: list[str], rows) -> None:

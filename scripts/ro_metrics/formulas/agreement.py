@@ -5,12 +5,12 @@ categories: n_ij = the runs that reviewer_a (the lower id) put in category i and
 reviewer_b in category j, with row totals r_i, column totals c_j and n runs. Each is
 written once, as a ratio of two integer sums of the table (``Ratio``), and serves twice:
 
-- on the full sample's table, ``exact`` makes it a Fraction (κ of an integer table is
-  rational), or None with the reason when its denominator is 0;
+- on the full sample's table, ``full_sample_estimate`` makes it a Fraction (κ of an
+  integer table is rational), or None with the reason when its denominator is 0;
 - on a stack of replicate tables (replicates × k × k), ``replicate_values`` divides the
   two integer arrays once in float64: the correctly rounded value of the same fraction,
   since both integers are below 2^53 (checked), so a replicate is bit-identical to
-  float(exact) of its table.
+  float(full_sample_estimate) of its table.
 
 The interval is a bootstrap over whole cases (every subject and run of a case moves
 together): per-case tables T (cases × k × k), each replicate's table W[b] · T with W
@@ -242,7 +242,7 @@ def gwet_ac1(tables) -> Ratio:
 # --- From a ratio to a published value ------------------------------------------------
 
 
-def exact(ratio: Ratio) -> Estimate:
+def full_sample_estimate(ratio: Ratio) -> Estimate:
     """The statistic of one table as a Fraction, or None with the reason it is undefined."""
     denominator = int(ratio.denominator)
     if denominator == 0:

@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ro_metrics.contracts.records import ReviewPair
+from ro_metrics.contracts.tables import rounded_exact
 from ro_metrics.contracts.vocabulary import (
     ARBITRATED,
     CONDITIONAL,
@@ -256,13 +257,11 @@ def agreement_scopes(pairs: Sequence[ReviewPair], replicates: int, seed: int) ->
 
 def published(value: Fraction | None) -> float | str:
     """An exact statistic rounded half-even to 4 decimals; "" when undefined."""
-    if value is None:
-        return ""
-    return float(round(value, 4))
+    return "" if value is None else rounded_exact(value)
 
 
 def _statistic_row(scope: ScopeTables, variable: str, name: str, statistic, confidence, note=""):
-    estimate = agreement.exact(statistic(scope.full[variable]))
+    estimate = agreement.full_sample_estimate(statistic(scope.full[variable]))
     interval = agreement.percentile_interval(statistic(scope.replicates[variable]), confidence)
     return [
         scope.scope,
@@ -352,11 +351,13 @@ def grid_rows(scopes: Sequence[ScopeTables], confidence: float = 0.95) -> list[l
         if scope.scope == OVERALL:
             continue
         for criterion in CRITERIA:
-            kappa = agreement.exact(agreement.quadratic_kappa(scope.full[criterion]))
+            kappa = agreement.full_sample_estimate(agreement.quadratic_kappa(scope.full[criterion]))
             interval = agreement.percentile_interval(
                 agreement.quadratic_kappa(scope.replicates[criterion]), confidence
             )
-            difference = agreement.exact(agreement.mean_absolute_difference(scope.full[criterion]))
+            difference = agreement.full_sample_estimate(
+                agreement.mean_absolute_difference(scope.full[criterion])
+            )
             rows.append(
                 [
                     scope.scope,

@@ -7,18 +7,19 @@ spread between versions (standard deviation of the per-version means) and the sh
 the variance of the run scores explained by the version (η²): which criterion separates
 models most."
 
-One pure function per formula, exact (integers and ``Fraction``) except the spread, a
-float as docs/findings-json.md says. Plain Python: the findings step runs on every new
-scoring, and these sums over ~10^5 runs need no table library.
+One pure function per formula, exact (integers and ``Fraction``) except the spread
+(formulas.findings.population_sd, § 2's spread too), a float as docs/findings-json.md
+says. Plain Python: the findings step runs on every new scoring, and these sums over
+~10^5 runs need no table library.
 """
 
-import math
 from collections import defaultdict
 from collections.abc import Sequence
 from fractions import Fraction
 
 from ro_metrics.contracts.records import AnswerShape, fraction_fact
 from ro_metrics.contracts.vocabulary import CRITERIA
+from ro_metrics.formulas.findings import population_sd
 
 AT_LEAST = 4
 # The two arrays of a response counted, and the AnswerShape field holding each length.
@@ -63,17 +64,6 @@ def count_facts(counts: Sequence[int]) -> dict:
 def mean_score(scores: Sequence[int]) -> Fraction | None:
     """A version's mean score on a criterion: Σ score / n_runs (None without runs)."""
     return Fraction(sum(scores), len(scores)) if scores else None
-
-
-def population_sd(values: Sequence[Fraction]) -> float | None:
-    """Spread between versions: the population standard deviation of the per-version
-    means, sqrt(Σ (m_v − m̄)² / V), m̄ = Σ m_v / V; a float rounded to 4 decimals (None
-    when V = 0). The variance is exact; only its square root is a float."""
-    if not values:
-        return None
-    centre = Fraction(sum(values), len(values))
-    variance = sum((value - centre) ** 2 for value in values) / len(values)
-    return round(math.sqrt(variance), 4)
 
 
 def eta_squared(groups: Sequence[Sequence[int]]) -> Fraction | None:

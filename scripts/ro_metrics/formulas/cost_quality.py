@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from ro_metrics.contracts.records import fraction_fact
 from ro_metrics.contracts.vocabulary import ELIGIBLE
-from ro_metrics.formulas import operational
+from ro_metrics.formulas.operational import cost_per_case
 
 NO_TELEMETRY = (
     "No scored version has runner telemetry (telemetry.md's batch logs), so cost per case "
@@ -33,19 +33,6 @@ class CostQualityPoint(NamedTuple):
     subject_version: str
     cost_per_case_usd: Fraction
     q_final: Fraction
-
-
-def cost_per_case(row: dict[str, str]) -> Fraction | None:
-    """cost per case = mean_input_tokens × price_per_input_token_usd + mean_output_tokens
-    × price_per_output_token_usd, in USD, from an operational_per_subject.csv row's texts
-    as exact decimals; None (empty) when a price is missing."""
-    cost = operational.cost_per_case(
-        row["mean_input_tokens"],
-        row["price_per_input_token_usd"],
-        row["mean_output_tokens"],
-        row["price_per_output_token_usd"],
-    )
-    return None if cost is None else Fraction(cost)
 
 
 def cost_ratio(cost_a: Fraction, cost_b: Fraction) -> Fraction | None:

@@ -20,6 +20,7 @@ exact and fast enough (docs/findings-json.md).
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import groupby
@@ -31,6 +32,7 @@ from ro_metrics.contracts.tables import (
     CRITICAL_FAIL_COLUMNS,
     PER_RUN_COLUMNS,
     Rows,
+    exact_fraction,
     format_metric,
 )
 from ro_metrics.contracts.vocabulary import (
@@ -42,6 +44,14 @@ from ro_metrics.contracts.vocabulary import (
     family_of,
 )
 from ro_metrics.formulas.intervals import wilson_interval
+from ro_metrics.formulas.metrics import (
+    clipped_halves,
+    correctness_quarters,
+    exact_mean_clipped_score,
+    exact_pass_rate,
+    mean_confidence_unit,
+    mean_correctness,
+)
 from ro_metrics.formulas.ranking import ranked
 
 NOT_DECLARED = "not declared"
@@ -73,18 +83,6 @@ def rounded(value: float | None) -> float | None:
 # --- The formulas (findings.md), one each.
 
 
-def pooled_pass_rate(n_pass: int, n_runs: int) -> Fraction | None:
-    """Pooled pass rate = passes / scored runs (of a family over the versions pooled);
-    undefined (None) without runs."""
-    return Fraction(n_pass, n_runs) if n_runs else None
-
-
-def mean_clipped_score(clipped_halves: int, n_runs: int) -> Fraction | None:
-    """Mean clipped score = (1 / N) · Σ clipped_score over the N scored runs, from
-    Σ 2 · clipped_score (a consolidated mean of two reviewers may be a half)."""
-    return Fraction(clipped_halves, 2 * n_runs) if n_runs else None
-
-
 def wilson_95(n_pass: int, n_runs: int) -> list[float] | None:
     """The Wilson 95 % interval of passes / runs (formulas.intervals.wilson_interval),
     rounded; None without runs."""
@@ -94,25 +92,16 @@ def wilson_95(n_pass: int, n_runs: int) -> list[float] | None:
     return [rounded(low), rounded(high)]
 
 
-def population_sd(values: list[Fraction]) -> float:
-    """σ = sqrt((1 / n) · Σ (x − x̄)²) over the versions' values (population standard
-    deviation; 0 for one version). The variance is exact; only its root is a float."""
-    n = len(values)
-    mean = sum(values, Fraction(0)) / n
-    variance = sum(((x - mean) ** 2 for x in values), Fraction(0)) / n
+def population_sd(values: Sequence[Fraction]) -> float | None:
+    """Spread between versions (§ 2, and § 5 per criterion: formulas.answer_structure):
+    the population standard deviation of the versions' values,
+    σ = sqrt((1 / V) · Σ (x_v − x̄)²), x̄ = (1 / V) · Σ x_v; 0 for one version, None
+    when V = 0. The variance is exact; only its root is a float, rounded to 4 decimals."""
+    if not values:
+        return None
+    centre = Fraction(sum(values), len(values))
+    variance = sum((value - centre) ** 2 for value in values) / len(values)
     return rounded(math.sqrt(variance))
-
-
-def mean_confidence(confidence_sum: int, n_runs: int) -> Fraction | None:
-    """Mean reported confidence (0–1) = (1 / N) · Σ confidence_unit, confidence_unit =
-    confidence / 100 (the integer 0–100 of the response)."""
-    return Fraction(confidence_sum, 100 * n_runs) if n_runs else None
-
-
-def mean_correctness(quarters_sum: int, n_runs: int) -> Fraction | None:
-    """Mean soft correctness = (1 / N) · Σ correctness, correctness = k / 4, k ∈ {0, …, 4}
-    (0, 0.5 or 1 as scored; a quarter in a consolidated mean of two reviewers)."""
-    return Fraction(quarters_sum, 4 * n_runs) if n_runs else None
 
 
 def overconfidence(confidence: Fraction | None, correctness: Fraction | None) -> Fraction | None:
@@ -121,11 +110,6 @@ def overconfidence(confidence: Fraction | None, correctness: Fraction | None) ->
     if confidence is None or correctness is None:
         return None
     return confidence - correctness
-
-
-def exact(text: str | None) -> Fraction | None:
-    """An exact value the uncertainty step wrote as "num/den" ("" or None: undefined)."""
-    return Fraction(text) if text else None
 
 
 def mean_of_published(texts: list[str]) -> float | None:
@@ -189,13 +173,13 @@ class RunTallies:
 
 def group_tally(classifications, clipped, critical, confidences, correctness) -> Tally:
     """The Tally of some runs, given as their columns."""
-    quarters = [int(4 * k) for k in correctness]
+    quarters = correctness_quarters(correctness)
     wrong = [c for c, k in zip(confidences, quarters, strict=True) if k == 0]
     failed = [c for c, name in zip(confidences, classifications, strict=True) if name == FAIL]
     return Tally(
         n_runs=len(quarters),
         n_pass=classifications.count(PASS),
-        clipped_halves=sum(int(2 * c) for c in clipped),
+        clipped_halves=clipped_halves(clipped),
         n_critical=sum(map(bool, critical)),
         confidence_sum=sum(confidences),
         quarters_sum=sum(quarters),
@@ -482,8 +466,8 @@ def family_order(tallies: RunTallies) -> list[str]:
     def key(family):
         total = pooled(t for (_, f), t in tallies.cells.items() if f == family)
         return (
-            pooled_pass_rate(total.n_pass, total.n_runs),
-            mean_clipped_score(total.clipped_halves, total.n_runs),
+            exact_pass_rate(total.n_pass, total.n_runs),
+            exact_mean_clipped_score(total.clipped_halves, total.n_runs),
             family,
         )
 
@@ -496,9 +480,11 @@ def pool_facts(total: Tally) -> dict:
     return {
         "n_runs": total.n_runs,
         "n_pass": total.n_pass,
-        "pooled_pass_rate": fraction_fact(pooled_pass_rate(total.n_pass, total.n_runs)),
+        "pooled_pass_rate": fraction_fact(exact_pass_rate(total.n_pass, total.n_runs)),
         "pooled_pass_rate_ci": wilson_95(total.n_pass, total.n_runs),
-        "mean_clipped_score": fraction_fact(mean_clipped_score(total.clipped_halves, total.n_runs)),
+        "mean_clipped_score": fraction_fact(
+            exact_mean_clipped_score(total.clipped_halves, total.n_runs)
+        ),
     }
 
 
@@ -514,8 +500,8 @@ def family_facts(tallies: RunTallies, board: Leaderboard) -> dict:
     for family in tallies.families():
         cells = [(v, tallies.cells[v, family]) for v in board.order if (v, family) in tallies.cells]
         total = pooled(t for _, t in cells)
-        rates = {v: pooled_pass_rate(t.n_pass, t.n_runs) for v, t in cells}
-        means = [mean_clipped_score(t.clipped_halves, t.n_runs) for _, t in cells]
+        rates = {v: exact_pass_rate(t.n_pass, t.n_runs) for v, t in cells}
+        means = [exact_mean_clipped_score(t.clipped_halves, t.n_runs) for _, t in cells]
         lowest, highest = min(rates.values()), max(rates.values())
         facts[family] = {
             **pool_facts(total),
@@ -553,8 +539,8 @@ def heatmap_rows(tallies: RunTallies, board: Leaderboard) -> list[list]:
                     family,
                     tally.n_runs,
                     tally.n_pass,
-                    format_metric(pooled_pass_rate(tally.n_pass, tally.n_runs)),
-                    format_metric(mean_clipped_score(tally.clipped_halves, tally.n_runs)),
+                    format_metric(exact_pass_rate(tally.n_pass, tally.n_runs)),
+                    format_metric(exact_mean_clipped_score(tally.clipped_halves, tally.n_runs)),
                 ]
             )
     return rows
@@ -573,9 +559,9 @@ def heatmap_facts(tallies: RunTallies, board: Leaderboard) -> list[dict]:
                 "family": family,
                 "n_runs": n_runs,
                 "n_pass": n_pass,
-                "pass_rate": fraction_fact(pooled_pass_rate(n_pass, n_runs)),
+                "pass_rate": fraction_fact(exact_pass_rate(n_pass, n_runs)),
                 "mean_clipped_score": fraction_fact(
-                    mean_clipped_score(tally.clipped_halves, tally.n_runs)
+                    exact_mean_clipped_score(tally.clipped_halves, tally.n_runs)
                 ),
             }
         )
@@ -589,7 +575,7 @@ def confidence_facts(tally: Tally) -> dict:
     """findings.md § 3, over- or under-confidence of some runs: mean reported confidence
     (0–1), mean soft correctness, their difference; the runs with correctness 0 and their
     mean confidence; the Fail runs and their mean confidence."""
-    confidence = mean_confidence(tally.confidence_sum, tally.n_runs)
+    confidence = mean_confidence_unit(tally.confidence_sum, tally.n_runs)
     correctness = mean_correctness(tally.quarters_sum, tally.n_runs)
     return {
         "mean_confidence": fraction_fact(confidence),
@@ -597,11 +583,11 @@ def confidence_facts(tally: Tally) -> dict:
         "overconfidence": fraction_fact(overconfidence(confidence, correctness)),
         "n_wrong": tally.n_wrong,
         "mean_confidence_wrong": fraction_fact(
-            mean_confidence(tally.confidence_wrong_sum, tally.n_wrong)
+            mean_confidence_unit(tally.confidence_wrong_sum, tally.n_wrong)
         ),
         "n_fail": tally.n_fail,
         "mean_confidence_fail": fraction_fact(
-            mean_confidence(tally.confidence_fail_sum, tally.n_fail)
+            mean_confidence_unit(tally.confidence_fail_sum, tally.n_fail)
         ),
     }
 
@@ -666,11 +652,11 @@ def neighbour_facts(board: Leaderboard, evidence: RankingEvidence) -> tuple[list
                 "lower_subject_id": test.lower_subject_id,
                 "lower_rank": board.rank(test.lower_subject_version),
                 "n_common_cases": test.n_common_cases,
-                "delta_q_final": fraction_fact(exact(test.delta_q_final)),
+                "delta_q_final": fraction_fact(exact_fraction(test.delta_q_final)),
                 "ci_low": rounded(test.ci_low),
                 "ci_high": rounded(test.ci_high),
-                "p_value": fraction_fact(exact(test.p_value)),
-                "p_holm": fraction_fact(exact(test.p_holm)),
+                "p_value": fraction_fact(exact_fraction(test.p_value)),
+                "p_holm": fraction_fact(exact_fraction(test.p_holm)),
                 "separable": test.separable,
             }
         )
@@ -718,14 +704,16 @@ def group_facts(
     families = {}
     for family in tallies.families():
         cell = pooled(tallies.cells[v, family] for v in versions if (v, family) in tallies.cells)
-        families[family] = fraction_fact(pooled_pass_rate(cell.n_pass, cell.n_runs))
+        families[family] = fraction_fact(exact_pass_rate(cell.n_pass, cell.n_runs))
     return {
         "versions": versions,
         "n_versions": len(versions),
         "n_scored_runs": total.n_runs,
         "n_pass": total.n_pass,
-        "pass_rate": fraction_fact(pooled_pass_rate(total.n_pass, total.n_runs)),
-        "mean_clipped_score": fraction_fact(mean_clipped_score(total.clipped_halves, total.n_runs)),
+        "pass_rate": fraction_fact(exact_pass_rate(total.n_pass, total.n_runs)),
+        "mean_clipped_score": fraction_fact(
+            exact_mean_clipped_score(total.clipped_halves, total.n_runs)
+        ),
         "family_pass_rates": families,
         "critical_fail_events": total.n_critical,
         "n_disqualified": len(versions) - len(eligible),

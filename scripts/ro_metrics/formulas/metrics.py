@@ -75,18 +75,55 @@ def confidence_unit(reported_confidence: int) -> float:
     return reported_confidence / 100
 
 
-def pass_rate(classifications: Sequence[str]) -> float:
-    """P = #{r in R : r.classification == "Pass"} / N.
+def exact_pass_rate(n_pass: int, n_runs: int) -> Fraction | None:
+    """P = #{r in R : r.classification == "Pass"} / N, exact, from the two counts.
 
     Only Pass counts; the denominator is every scored run, critical fails included.
+    Undefined (None) for N = 0.
     """
+    return Fraction(n_pass, n_runs) if n_runs else None
+
+
+def pass_rate(classifications: Sequence[str]) -> float:
+    """P (exact_pass_rate) of the runs' classifications, as the nearest float."""
     n_runs = _require_runs(classifications)
-    return float(Fraction(sum(c == PASS for c in classifications), n_runs))
+    return float(exact_pass_rate(sum(c == PASS for c in classifications), n_runs))
 
 
-def mean_clipped_score(clipped_scores: Sequence[int]) -> float:
-    """s̄ = (1 / N) · sum_{r in R} r.clipped_score."""
-    return float(_exact_mean_clipped_score(clipped_scores))
+def exact_mean_clipped_score(clipped_halves: int, n_runs: int) -> Fraction | None:
+    """s̄ = (1 / N) · sum_{r in R} r.clipped_score, exact, from Σ 2 · clipped_score
+    (an integer: a consolidated clipped score is at most a half). Undefined (None) for
+    N = 0."""
+    return Fraction(clipped_halves, 2 * n_runs) if n_runs else None
+
+
+def mean_clipped_score(clipped_scores: Sequence[int | float]) -> float:
+    """s̄ (exact_mean_clipped_score) of the runs' clipped scores, as the nearest float."""
+    n_runs = _require_runs(clipped_scores)
+    return float(exact_mean_clipped_score(clipped_halves(clipped_scores), n_runs))
+
+
+def clipped_halves(clipped_scores: Iterable[int | float]) -> int:
+    """Σ 2 · clipped_score of some runs: an integer, each score being whole or a half."""
+    # The float sum of halves is exact (multiples of 0.5 far below 2**52), and so is
+    # Fraction(float).
+    doubled = 2 * Fraction(sum(clipped_scores))
+    if doubled.denominator != 1:
+        raise ValueError("a clipped score is not a whole or half number")
+    return doubled.numerator
+
+
+def mean_confidence_unit(confidence_sum: int, n_runs: int) -> Fraction | None:
+    """Mean confidence_unit = (1 / N) · Σ confidence / 100 (conf(B_m) of the ECE over
+    a bin's runs), exact, from Σ confidence (integers 0-100). Undefined (None) for N = 0."""
+    return Fraction(confidence_sum, 100 * n_runs) if n_runs else None
+
+
+def mean_correctness(quarters_sum: int, n_runs: int) -> Fraction | None:
+    """Mean (soft) correctness = (1 / N) · Σ correctness (acc(B_m) of the ECE over a
+    bin's runs), exact, from Σ 4 · correctness (correctness_quarters). Undefined (None)
+    for N = 0."""
+    return Fraction(quarters_sum, 4 * n_runs) if n_runs else None
 
 
 def brier_score(confidences: Sequence[int], correctness: Sequence[float]) -> float:
@@ -96,7 +133,7 @@ def brier_score(confidences: Sequence[int], correctness: Sequence[float]) -> flo
     (c/100 - q/4)^2 = (c - 25q)^2 / 10000, so BS = Σ (c - 25q)^2 / (10000 · N).
     """
     n_runs = _require_runs(confidences)
-    quarters = _correctness_quarters(correctness)
+    quarters = correctness_quarters(correctness)
     total = sum((c - 25 * q) ** 2 for c, q in zip(confidences, quarters, strict=True))
     return float(Fraction(total, 10000 * n_runs))
 
@@ -122,7 +159,7 @@ def expected_calibration_error(confidences: Sequence[int], correctness: Sequence
     """
     n_runs = _require_runs(confidences)
     gap_per_bin = [0] * (N_BINS + 1)
-    for c, q in zip(confidences, _correctness_quarters(correctness), strict=True):
+    for c, q in zip(confidences, correctness_quarters(correctness), strict=True):
         gap_per_bin[ece_bin(c)] += c - 25 * q
     return float(Fraction(sum(abs(gap) for gap in gap_per_bin), 100 * n_runs))
 
@@ -139,7 +176,7 @@ def calibration_bins(
     """
     _require_runs(confidences)
     size, confidence_sum, quarters_sum = [0] * (N_BINS + 1), [0] * (N_BINS + 1), [0] * (N_BINS + 1)
-    for c, q in zip(confidences, _correctness_quarters(correctness), strict=True):
+    for c, q in zip(confidences, correctness_quarters(correctness), strict=True):
         m = ece_bin(c)
         size[m] += 1
         confidence_sum[m] += c
@@ -148,8 +185,8 @@ def calibration_bins(
         (
             m,
             size[m],
-            Fraction(confidence_sum[m], 100 * size[m]),
-            Fraction(quarters_sum[m], 4 * size[m]),
+            mean_confidence_unit(confidence_sum[m], size[m]),
+            mean_correctness(quarters_sum[m], size[m]),
         )
         for m in range(1, N_BINS + 1)
         if size[m]
@@ -165,9 +202,11 @@ def q_final(classifications: Sequence[str], clipped_scores: Sequence[int], alpha
         raise ValueError(f"alpha must be within [0, 1], got {alpha}")
     n_runs = _require_runs(classifications)
     exact_alpha = Fraction(alpha)
-    exact_pass_rate = Fraction(sum(c == PASS for c in classifications), n_runs)
-    exact_mean = _exact_mean_clipped_score(clipped_scores)
-    return float(exact_alpha * exact_pass_rate + (1 - exact_alpha) * exact_mean / MAX_RAW_SCORE)
+    pass_part = exact_pass_rate(sum(c == PASS for c in classifications), n_runs)
+    score_part = exact_mean_clipped_score(
+        clipped_halves(clipped_scores), _require_runs(clipped_scores)
+    )
+    return float(exact_alpha * pass_part + (1 - exact_alpha) * score_part / MAX_RAW_SCORE)
 
 
 def is_disqualified(critical_fails: Iterable[bool]) -> bool:
@@ -185,22 +224,18 @@ def leaderboard_status(critical_fails: Iterable[bool]) -> str:
     return DISQUALIFIED if is_disqualified(critical_fails) else ELIGIBLE
 
 
-def _correctness_quarters(correctness: Sequence[float]) -> list[int]:
-    # 0, 0.5, 1 of a scoring; 0.25 and 0.75 are the means of two primaries' scorings.
-    quarters = []
-    for value in correctness:
-        if value not in (0, 0.25, 0.5, 0.75, 1) or isinstance(value, bool):
-            raise ValueError(
-                f"correctness must be one of 0, 0.5, 1 (or a mean of two), got {value!r}"
-            )
-        quarters.append(int(value * 4))
+_QUARTERS = {0: 0, 0.25: 1, 0.5: 2, 0.75: 3, 1: 4}  # correctness → 4 · correctness
+
+
+def correctness_quarters(correctness: Sequence[float]) -> list[int]:
+    """4 · correctness of each run: 0, 2, 4 for a scoring's 0, 0.5, 1; 1 and 3 for the
+    quarters of a mean of two primaries' scorings."""
+    # A look-up per run (10^5 in the findings step); True and False equal 1 and 0.
+    quarters = [None if v.__class__ is bool else _QUARTERS.get(v) for v in correctness]
+    if None in quarters:
+        value = correctness[quarters.index(None)]
+        raise ValueError(f"correctness must be one of 0, 0.5, 1 (or a mean of two), got {value!r}")
     return quarters
-
-
-def _exact_mean_clipped_score(clipped_scores: Sequence[int | float]) -> Fraction:
-    # Fraction(float) is exact, and so is the float sum of halves (multiples of 0.5 far
-    # below 2**52).
-    return Fraction(sum(clipped_scores)) / _require_runs(clipped_scores)
 
 
 def _require_runs(values: Sequence) -> int:

@@ -6,13 +6,13 @@ Like the committee's metrics (formulas/metrics.py), every value is computed exac
 as Python's f"{x:.Nf}" writes them"). Unit prices are read exactly from their decimal
 text ("1e-06" is 1/10^6).
 
-Cost per case, shown beside the ranking but never published in a CSV, is computed from
-the published texts of a row (``Decimal``), so a reader can redo it from the CSV.
+Cost per case, shown beside the ranking and in the findings but never published in a
+CSV, is computed exactly from the published texts of a row, so a reader can redo it from
+the CSV.
 """
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from decimal import Decimal
 from fractions import Fraction
 from math import floor
 
@@ -65,16 +65,17 @@ def mean_unit_price(prices: Iterable[str]) -> Fraction | None:
     return sum(known, Fraction(0)) / len(known) if known else None
 
 
-def cost_per_case(
-    mean_input_tokens: str, price_in: str, mean_output_tokens: str, price_out: str
-) -> Decimal | None:
-    """Cost per case: mean_input_tokens · price_in + mean_output_tokens · price_out, or "—"
-    (None) when a price is unknown; from the published texts of a row, in USD."""
+def cost_per_case(row: dict[str, str]) -> Fraction | None:
+    """Cost per case = mean_input_tokens · price_per_input_token_usd + mean_output_tokens
+    · price_per_output_token_usd, in USD, exact, from the published texts of an
+    operational_per_subject.csv row (read as exact decimals); None (shown "—", empty in
+    findings.json) when a price is unknown."""
+    price_in, price_out = row["price_per_input_token_usd"], row["price_per_output_token_usd"]
     if not price_in or not price_out:
         return None
-    return Decimal(mean_input_tokens) * Decimal(price_in) + Decimal(mean_output_tokens) * (
-        Decimal(price_out)
-    )
+    return Fraction(row["mean_input_tokens"]) * Fraction(price_in) + Fraction(
+        row["mean_output_tokens"]
+    ) * Fraction(price_out)
 
 
 def fixed(value: Fraction, decimals: int) -> str:

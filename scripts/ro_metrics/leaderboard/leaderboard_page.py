@@ -19,14 +19,14 @@ counted under its runs, and a pending critical-fail disagreement flags its statu
 (leaderboard/review_view.py).
 """
 
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from typing import NamedTuple
 
 from markupsafe import Markup
 
 from ro_metrics.contracts.records import NeighbourTest
-from ro_metrics.contracts.tables import format_metric
+from ro_metrics.contracts.tables import decimal_text, format_metric, rounded_exact
 from ro_metrics.formulas.operational import cost_per_case
 from ro_metrics.leaderboard.review_view import ReviewSummary
 from ro_metrics.rendering.page_templates import Labels, render
@@ -57,23 +57,19 @@ def per_million_tokens(price: str) -> str:
     return f"{whole}.{decimals.ljust(2, '0')}"
 
 
-COST_STEP = Decimal("0.0001")  # the cost per case is shown to 1/100 of a cent
+COST_PLACES = 4  # the cost per case is shown to 1/100 of a cent
 
 
 def cost_text(row: dict, t: Language) -> str:
-    """Cost per case (formulas.operational.cost_per_case) in USD to 4 decimals, or "—"."""
-    cost = cost_per_case(
-        row["mean_input_tokens"],
-        row["price_per_input_token_usd"],
-        row["mean_output_tokens"],
-        row["price_per_output_token_usd"],
-    )
+    """Cost per case (formulas.operational.cost_per_case) in USD to 4 decimals (rounded
+    half-even), or "—"."""
+    cost = cost_per_case(row)
     if cost is None:
         return t("unknown")
-    shown = cost.quantize(COST_STEP, rounding=ROUND_HALF_EVEN)
-    if shown == 0 and cost > 0:
-        return t("below_cost_resolution", value=t.number(f"{COST_STEP:f}"))
-    return t.number(f"{shown:f}")
+    if round(cost, COST_PLACES) == 0 and cost > 0:
+        step = Fraction(1, 10**COST_PLACES)
+        return t("below_cost_resolution", value=t.number(decimal_text(step, COST_PLACES)))
+    return t.number(decimal_text(cost, COST_PLACES))
 
 
 OPERATIONAL_NUMBERS = [
@@ -161,7 +157,7 @@ P_RESOLUTION = Fraction(1, 10_000)  # p-values are shown to 4 decimals
 def exact_decimal(text: str) -> str:
     """An exact "num/den" fraction of a record, rounded half-even to 4 decimals and
     written as the published numbers are (shortest text: 0.0812, 0.25)."""
-    return repr(float(round(Fraction(text), 4)))
+    return repr(rounded_exact(Fraction(text)))
 
 
 def p_value_text(text: str, t: Language) -> str:

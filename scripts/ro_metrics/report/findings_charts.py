@@ -24,6 +24,7 @@ import math
 from fractions import Fraction
 from functools import cache
 
+from ro_metrics.contracts.tables import decimal_text, exact_fraction
 from ro_metrics.rendering import svg
 from ro_metrics.rendering.translations import Language, language
 
@@ -54,26 +55,6 @@ def _labels(code: str) -> Language:
     return language(code)
 
 
-def exact(value) -> Fraction | None:
-    """A fact of findings.json as an exact number: a fraction object, a published text,
-    an int or a float (the decimal it prints as); None for null or an empty text."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, dict):
-        return Fraction(value["num"], value["den"])
-    if isinstance(value, float):
-        return Fraction(repr(value))
-    return Fraction(value)
-
-
-def fixed(value, places: int, mark: str) -> str:
-    """A number with `places` decimals (rounded half to even, exactly) and the decimal mark."""
-    scaled = round(Fraction(value) * 10**places)
-    sign = "-" if scaled < 0 else ""
-    whole, part = divmod(abs(scaled), 10**places)
-    return f"{sign}{whole}{mark}{part:0{places}d}" if places else f"{sign}{whole}"
-
-
 def short_name(name: str) -> str:
     return name if len(name) <= LABEL_CHARS else name[: LABEL_CHARS - 1] + "…"
 
@@ -90,7 +71,7 @@ def leaderboard_order(findings: dict) -> list[str]:
 
 def q_final_of(findings: dict) -> dict[str, Fraction | None]:
     return {
-        entry["subject_version"]: exact(entry["q_final"])
+        entry["subject_version"]: exact_fraction(entry["q_final"])
         for entry in findings["safety"]["ungated_ranking"]
     }
 
@@ -233,7 +214,9 @@ def _heatmap_cell(row: dict | None, x, y, mark: str) -> str:
     return svg.group(
         [
             svg.rect(x + 1, y + 1, CELL_WIDTH - 2, CELL_HEIGHT - 2, fill=HEATMAP_COLOURS[step]),
-            svg.text(x + Fraction(CELL_WIDTH, 2), y + 15, fixed(rate, 2, mark), font_weight="bold"),
+            svg.text(
+                x + Fraction(CELL_WIDTH, 2), y + 15, decimal_text(rate, 2, mark), font_weight="bold"
+            ),
             svg.text(x + Fraction(CELL_WIDTH, 2), y + 27, f"n={n_runs}", font_size=SMALL),
         ],
         text_anchor="middle",
@@ -251,7 +234,7 @@ def _heatmap_legend(x, y, t: Language) -> list[str]:
             svg.text(
                 x + 52 * step + 25,
                 y + 32,
-                f"{fixed(low, 1, mark)}–{fixed(high, 1, mark)}",
+                f"{decimal_text(low, 1, mark)}–{decimal_text(high, 1, mark)}",
                 font_size=SMALL,
                 text_anchor="middle",
             )
@@ -313,7 +296,7 @@ class LinearAxis:
     def ticks(self, mark: str) -> list[tuple[Fraction, str]]:
         count = round((self.high - self.low) / self.step)
         values = [self.low + self.step * i for i in range(count + 1)]
-        return [(self.position(v), fixed(v, self.decimals, mark)) for v in values]
+        return [(self.position(v), decimal_text(v, self.decimals, mark)) for v in values]
 
 
 class LogAxis:
@@ -340,7 +323,7 @@ class LogAxis:
         return [
             (
                 self.start + self.length * (k - self.k_low + LOG_PAD) / self.span,
-                fixed(Fraction(10) ** k, max(0, -k), mark),
+                decimal_text(Fraction(10) ** k, max(0, -k), mark),
             )
             for k in range(self.k_low, self.k_high + 1)
         ]
@@ -509,7 +492,7 @@ def quality_calibration_svg(findings: dict, t: Language) -> str:
     q_final = q_final_of(findings)
     calibration = findings["calibration"]["versions"]
     data = [
-        (sv, exact(calibration.get(sv, {}).get("brier")), q_final.get(sv))
+        (sv, exact_fraction(calibration.get(sv, {}).get("brier")), q_final.get(sv))
         for sv in leaderboard_order(findings)
     ]
     data = [(sv, brier, q) for sv, brier, q in data if brier is not None and q is not None]
@@ -557,7 +540,8 @@ def cost_quality_svg(findings: dict, t: Language) -> str:
     disqualified = set(findings["safety"]["disqualified"]["versions"])
     q_final = q_final_of(findings)
     costs = {
-        sv: exact(facts.get("cost_per_case_usd")) for sv, facts in cost.get("versions", {}).items()
+        sv: exact_fraction(facts.get("cost_per_case_usd"))
+        for sv, facts in cost.get("versions", {}).items()
     }
     order = leaderboard_order(findings)
     data = [

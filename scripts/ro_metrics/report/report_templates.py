@@ -47,6 +47,7 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from jinja2.exceptions import TemplateError, TemplateRuntimeError, TemplateSyntaxError
 
+from ro_metrics.contracts.tables import decimal_text, exact_fraction
 from ro_metrics.rendering.markdown import markdown_text
 from ro_metrics.rendering.translations import Language, language
 
@@ -99,37 +100,21 @@ class ReportEnvironment(Environment):
             return self.undefined(hint=f"unknown fact {where}.{key}", obj=obj, name=key)
 
 
-def exact(value) -> Fraction:
-    """A fact's exact value (module docstring)."""
+def number_of_fact(value) -> Fraction:
+    """A fact's exact value for a number filter (contracts.tables.exact_fraction: the
+    module docstring's kinds); a null fact or anything but a number is an error."""
     if value is None:
         raise TemplateRuntimeError(
             "a null fact (undefined for these data) given to a number filter: "
             "test it with `is none` first"
         )
-    if isinstance(value, dict) and "num" in value and "den" in value:
-        return Fraction(value["num"], value["den"])
-    if isinstance(value, (bool, list, dict)):
-        raise TemplateRuntimeError(f"not a number: {value!r}")
-    if isinstance(value, Integral):
-        return Fraction(int(value))
-    if isinstance(value, float):
-        # repr: the shortest decimal that is this float, i.e. the published text.
-        return Fraction(repr(value))
     try:
-        return Fraction(str(value).strip())
+        number = exact_fraction(value)
     except ValueError:
-        raise TemplateRuntimeError(f"not a number: {value!r}") from None
-
-
-def decimal_text(value: Fraction, places: int, mark: str = ".") -> str:
-    """value rounded half-even to `places` decimals, written with the decimal `mark`."""
-    if isinstance(places, bool) or not isinstance(places, int) or places < 0:
-        raise TemplateRuntimeError(f"decimals must be an integer ≥ 0, not {places!r}")
-    scaled = round(value * 10**places)  # Fraction rounds half to even
-    digits = str(abs(scaled)).rjust(places + 1, "0")
-    whole, decimals = (digits[:-places], digits[-places:]) if places else (digits, "")
-    sign = "-" if scaled < 0 else ""
-    return f"{sign}{whole}{mark}{decimals}" if places else f"{sign}{whole}"
+        number = None
+    if number is None:
+        raise TemplateRuntimeError(f"not a number: {value!r}")
+    return number
 
 
 def count(value) -> int:
@@ -175,13 +160,13 @@ class ReportFilters:
         """A plain number with `places` decimals."""
         if value is None:
             return self.undefined()
-        return Markdown(decimal_text(exact(value), places, self.mark))
+        return Markdown(decimal_text(number_of_fact(value), places, self.mark))
 
     def pct(self, value, places: int = 1) -> Markdown:
         """A rate (0–1) as a percentage with `places` decimals."""
         if value is None:
             return self.undefined()
-        text = decimal_text(exact(value) * 100, places, self.mark)
+        text = decimal_text(number_of_fact(value) * 100, places, self.mark)
         return Markdown(self.labels("report_percent", value=text))
 
     def n_of_m(self, n, m) -> Markdown:
@@ -191,7 +176,7 @@ class ReportFilters:
         """A ratio "N×"."""
         if value is None:
             return self.undefined()
-        text = decimal_text(exact(value), places, self.mark)
+        text = decimal_text(number_of_fact(value), places, self.mark)
         return Markdown(self.labels("report_times", ratio=text))
 
     def ordinal(self, value) -> Markdown:
@@ -216,7 +201,7 @@ class ReportFilters:
     def money(self, value, places: int = 4) -> Markdown:
         if value is None:
             return self.undefined()
-        text = decimal_text(exact(value), places, self.mark)
+        text = decimal_text(number_of_fact(value), places, self.mark)
         return Markdown(self.labels("report_money", amount=text))
 
     @staticmethod

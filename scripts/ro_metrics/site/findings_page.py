@@ -20,11 +20,12 @@ from fractions import Fraction
 
 from markupsafe import Markup
 
+from ro_metrics.contracts.tables import decimal_text, exact_fraction
 from ro_metrics.contracts.vocabulary import family_of
 from ro_metrics.rendering.page_templates import Labels, render
 from ro_metrics.rendering.reliability_diagram import inline
 from ro_metrics.rendering.translations import Language
-from ro_metrics.report.findings_charts import exact, fixed, leaderboard_order
+from ro_metrics.report.findings_charts import leaderboard_order
 from ro_metrics.site.site_files import (
     FINDINGS,
     INDEX,
@@ -70,7 +71,7 @@ class Numbers:
             return str(value)
         if isinstance(value, str):
             return self.t.number(value)
-        return fixed(exact(value), places, self.mark)
+        return decimal_text(exact_fraction(value), places, self.mark)
 
 
 def _heatmap_rows(findings: dict, first_case: dict[str, str], version_href) -> list[dict]:
