@@ -1,11 +1,11 @@
 """The site's Spanish edition, rendered by the library (site/site_pages.py): every
-expected string is written out by hand from es.json and the run of site_records.version_run
-(raw and clipped score 10 on a case with floor 4 and ceiling 12, one critical generic
-fail, confidence 80, correctness 1.0), so a label, a decimal comma or a link that moves
-shows here. The Spanish version page does not print the response's texts (the model's
-own words, not translated): it links each run to its article on the English page, and
-so does the case page. The English edition of the same pages:
-tests/workflow/test_site.py."""
+expected string is written out by hand from the Spanish labels (labels.json) and the
+run of site_records.version_run (raw and clipped score 10 on a case with floor 4 and
+ceiling 12, one critical generic fail, confidence 80, correctness 1.0), so a label, a
+decimal comma or a link that moves shows here. The Spanish version page does not print
+the response's texts (the model's own words, not translated): it links each run to its
+article on the English page, and so does the case page. The English edition of the
+same pages: tests/workflow/test_site.py."""
 
 from ro_metrics.site.site_pages import (
     EDITIONS,

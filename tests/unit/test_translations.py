@@ -1,6 +1,7 @@
-"""The languages of the leaderboard and the site: one data file each, the same keys and
-placeholders in both, every label the code asks for present, and no user-visible text
-left in code (the leaderboard page and the site's three kinds of page)."""
+"""The languages of the leaderboard and the site: one data file, every label in every
+language with the same placeholders, every label the code asks for present, and no
+user-visible text left in code (the leaderboard page and the site's three kinds of
+page)."""
 
 import json
 import re
@@ -21,9 +22,11 @@ from ro_metrics.history.changes_report import INPUT_KINDS, SECTION_COLUMNS
 from ro_metrics.leaderboard.leaderboard_page import render_page
 from ro_metrics.rendering.translations import (
     ENGLISH,
+    LABELS_FILE,
     LANGUAGES,
     SPANISH,
     Language,
+    all_labels,
     language,
     load_labels,
 )
@@ -80,14 +83,23 @@ def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def test_every_label_key_exists_in_both_languages_with_the_same_placeholders():
-    english, spanish = load_labels(ENGLISH), load_labels(SPANISH)
-    assert set(english) == set(spanish)
-    for key in english:
-        assert placeholders(english[key]) == placeholders(spanish[key]), key
-        assert spanish[key].strip(), key
-    assert (english["decimal_mark"], spanish["decimal_mark"]) == (".", ",")
+def test_every_label_has_every_language_with_the_same_placeholders():
+    labels = all_labels()
     assert LANGUAGES == (ENGLISH, SPANISH)
+    for key, texts in labels.items():
+        assert set(texts) == set(LANGUAGES), key
+        for code in LANGUAGES:
+            assert isinstance(texts[code], str) and texts[code].strip(), (key, code)
+            assert placeholders(texts[code]) == placeholders(texts[ENGLISH]), (key, code)
+    assert labels["decimal_mark"] == {ENGLISH: ".", SPANISH: ","}
+    assert {code: labels["lang"][code] for code in LANGUAGES} == {code: code for code in LANGUAGES}
+    assert load_labels(SPANISH)["decimal_mark"] == ","
+
+
+def test_the_labels_file_is_sorted_by_key():
+    """One file, keys in order (documentation keys, _*, first): a new label has one place."""
+    keys = list(json.loads(LABELS_FILE.read_text("utf-8")))
+    assert keys == sorted(keys)
 
 
 def test_every_key_the_code_asks_for_is_in_the_files():

@@ -2,8 +2,8 @@
 
 Autoescaping is on for every template: a value from the corpus or the registry is
 escaped wherever a template prints it, with no call to forget. Trusted markup is
-marked so explicitly (`markupsafe.Markup`): a language's labels (rendering/i18n/, data
-files of this project, some holding <sub> or <em>), the diagrams' SVG, the changes
+marked so explicitly (`markupsafe.Markup`): a language's labels (rendering/labels.json, a data
+file of this project, some holding <sub> or <em>), the diagrams' SVG, the changes
 section, the fragments of rendering/html_fragments.py. Undefined names are errors,
 not empty text.
 
