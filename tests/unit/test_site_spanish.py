@@ -68,7 +68,8 @@ def test_a_version_page_in_spanish():
         "S!</i></span>"
     ) in page
     assert (
-        '<span class="muted">FOUL (Ensuciamiento) · Cerrado · suelo 4 · techo 12</span>'
+        '<span class="muted">FOUL (Ensuciamiento orgánico / biológico) · Cerrado · suelo 4 · '
+        "techo 12</span>"
     ) in page
     assert (
         '<h3>run-2026-05-12-001 <span class="cls critical">Suspenso (fallo crítico)</span></h3>'
@@ -150,9 +151,9 @@ def test_a_case_page_and_a_matrix_row_in_spanish():
         'hreflang="en" lang="en">English</a></nav>'
     ) in page
     assert (
-        '<p class="meta">Versión del benchmark <strong>v1.0</strong> ·\n FOUL (Ensuciamiento) · '
-        "Cerrado · suelo 4 · techo 12\n · 1 ejecuciones evaluadas de 1 versiones de sujeto: "
-        "0 aprobado,\n 0 condicional, 1 suspenso (1 con un fallo crítico)</p>"
+        '<p class="meta">Versión del benchmark <strong>v1.0</strong> ·\n FOUL (Ensuciamiento '
+        "orgánico / biológico) · Cerrado · suelo 4 · techo 12\n · 1 ejecuciones evaluadas de 1 "
+        "versiones de sujeto: 0 aprobado,\n 0 condicional, 1 suspenso (1 con un fallo crítico)</p>"
     ) in page
     assert (
         '<th scope="col" class="num" data-type="number" title="Hipótesis principal"><button '

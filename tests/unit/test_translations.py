@@ -14,7 +14,7 @@ from ro_metrics.contracts.vocabulary import (
     CONDITIONAL,
     CRITERIA,
     FAIL,
-    FAMILIES,
+    FAMILY_NAMES,
     PASS,
 )
 from ro_metrics.history.changes import SCOPES
@@ -51,7 +51,7 @@ CODE = [
     REPO / "scripts/ro_metrics/site/report_page.py",
 ]
 # Keys the code builds instead of naming them literally.
-BUILT_KEYS = {f"family_{family}" for family in FAMILIES} | {
+BUILT_KEYS = {
     f"col_{name}" for name in ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
 }
 BUILT_KEYS |= {f"changes_files_{status}" for status in ("added", "changed", "removed")}
@@ -77,6 +77,13 @@ BUILT_KEYS |= {
 BUILT_KEYS |= {f"severity_{name}" for name in AUTOMATIC_FAIL["severity"]["enum"]}
 BUILT_KEYS |= {f"fail_type_{name}" for name in AUTOMATIC_FAIL["type"]["enum"]}
 BUILT_KEYS |= {f"case_type_{name}" for name in CASE_TYPES}
+
+
+# The families' names (contracts/vocabulary.py), which the pages print beside a family's
+# code: the vocabulary's words, not labels, so data to these tests.
+FAMILY_NAME_TEXTS = "|".join(
+    re.escape(name) for names in FAMILY_NAMES.values() for name in names.values()
+)
 
 
 def placeholders(template: str) -> set[str]:
@@ -145,9 +152,9 @@ class VisibleText(HTMLParser):
             self.parts.append(data)
 
 
-def keys_as_labels(code: str = "xx") -> Language:
+def keys_as_labels(code: str = SPANISH) -> Language:
     """A language whose every label is its own key in brackets (placeholders kept); its
-    code: "xx", an edition that does not print the answers, or "en", the one that does."""
+    code: "es", an edition that does not print the answers, or "en", the one that does."""
     english = load_labels(ENGLISH)
     labels = {}
     for key, value in english.items():
@@ -278,7 +285,9 @@ def test_the_page_holds_no_text_of_its_own(with_operational):
     assert "⟦disqualified_heading⟧" in seen and "⟦match_close⟧" in seen
     assert re.search(r"⟦reviewer_words⟧\s+zzjustification", seen)
     assert ("⟦operational_heading⟧" in seen) is with_operational
-    data = r"zz\w+|FOUL|v1\.0|2026-05-\d\dT\d\d:\d\d:\d\dZ|2026-05-01"
+    # A family's name is the vocabulary's, not a label: printed beside its code.
+    assert re.search(r"FOUL\s+Ensuciamiento orgánico / biológico", seen)
+    data = rf"zz\w+|FOUL|{FAMILY_NAME_TEXTS}|v1\.0|2026-05-\d\dT\d\d:\d\d:\d\dZ|2026-05-01"
     leftover = re.sub(rf"⟦\w*⟧|{data}|\d+(?:\.\d+)?", " ", seen)
     assert not re.search(r"[A-Za-z]", leftover), leftover
 
@@ -289,7 +298,7 @@ def seen_text(page: str) -> str:
     return " ".join(parser.parts)
 
 
-@pytest.mark.parametrize("code", [ENGLISH, "xx"])
+@pytest.mark.parametrize("code", [ENGLISH, SPANISH])
 def test_the_site_pages_hold_no_text_of_their_own(code):
     """The same for the site's three kinds of page: a version page, a case page and the
     index (whose ranking and notes are the leaderboard page's, tested above), in the
@@ -327,9 +336,11 @@ def test_the_site_pages_hold_no_text_of_their_own(code):
     assert ("⟦site_case_note⟧" in seen["case"]) is prints
     assert ("⟦site_linked_full_answer⟧" in seen["case"]) is not prints
     assert ("⟦site_linked_case_note⟧" in seen["case"]) is not prints
+    # The case's family named by the vocabulary, in the edition's language.
+    assert FAMILY_NAMES["FOUL"][code] in seen["case"]
     data = (
         r"zz\w+|atlas|one two three|now|Shock it:|RO-FOUL-001|run-2026-05-12-001|R01|v1\.0|classic"
-        r"|FOUL|recommended_action|20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+        rf"|FOUL|{FAMILY_NAME_TEXTS}|recommended_action|20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ"
     )
     for name, text in seen.items():
         leftover = re.sub(rf"⟦\w*⟧|{data}|\d+(?:\.\d+)?", " ", text)

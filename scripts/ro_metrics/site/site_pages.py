@@ -62,6 +62,7 @@ from ro_metrics.contracts.vocabulary import (
     CRITICAL,
     FAIL,
     PASS,
+    family_name,
     family_of,
 )
 from ro_metrics.formulas.consolidation import (
@@ -243,7 +244,7 @@ def gold_facts(case_id: str, gold: PublicGold, t: Language) -> str:
     return t(
         "site_gold_facts",
         family=text(family),
-        family_name=t(f"family_{family}"),
+        family_name=text(family_name(family, t.code)),
         case_type=t(f"case_type_{gold.case_type}"),
         floor=gold.rubric_floor,
         ceiling=gold.rubric_ceiling,
