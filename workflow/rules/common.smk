@@ -55,11 +55,10 @@ SITE = str(Path(config["site"]).absolute())
 VERSION = config["benchmark_version"]
 SCHEMAS = f"{workflow.basedir}/system/schemas/{VERSION}"
 MAX_FILE_BYTES = int(config["max_file_mib"] * 2**20)
-# Every label of the pages, the Markdown and the site (data files, not code): an input
-# of each step that renders them, so that an edited label re-renders what shows it.
-TRANSLATIONS = expand(
-    f"{workflow.basedir}/scripts/ro_metrics/rendering/i18n/{{code}}.json", code=LANGUAGES
-)
+# Every label of the pages, the Markdown, the charts and the site, in every language
+# (a data file, not code): an input of each step that renders them, so that an edited
+# label re-renders what shows it.
+LABELS = f"{workflow.basedir}/scripts/ro_metrics/rendering/labels.json"
 # The pages' templates, style sheets and script (rendering/templates/): not Python
 # modules, so not in a rule's code stamp; an input of each step that renders pages.
 TEMPLATES = sorted(

@@ -4,6 +4,8 @@
 rule findings:
     input:
         modules=modules("release_findings.py"),
+        # The charts' titles, axes and captions (findings_chart_* labels).
+        labels=LABELS,
         verdict=rules.cross_check.output.verdict,
         per_run=rules.per_run.output.table,
         metrics_per_subject=rules.metrics_per_subject.output[0],

@@ -36,8 +36,8 @@ rule publish:
         findings=rules.findings.output.findings,
         family_heatmap=rules.findings.output.heatmap,
         charts=rules.findings.output.charts,
-        # The labels of the pages, of changes.md and of the changes section (data files).
-        translations=TRANSLATIONS,
+        # The labels of the pages, of changes.md and of the changes section (a data file).
+        labels=LABELS,
         # The pages' templates (the leaderboard page and its components).
         templates=TEMPLATES,
         # The snapshots: the changes report compares with one, the page links them, and

@@ -15,7 +15,7 @@ rule findings_report:
     input:
         modules=modules("findings_report.py"),
         # The filters' words and number formats (report_* labels).
-        translations=TRANSLATIONS,
+        labels=LABELS,
         facts=f"{RESULTS}/findings.json",
         templates=list(FINDINGS_TEMPLATES.values()),
     output:

@@ -11,7 +11,7 @@ rule version_pages:
         # Under double review: which scoring of each run counts (the consolidation's).
         **({"consolidation": rules.consolidation.output.consolidation} if DOUBLE_REVIEW else {}),
         modules=modules("version_pages.py"),
-        translations=TRANSLATIONS,
+        labels=LABELS,
         templates=TEMPLATES,
         published=rules.load_partition.output.published,
         golds=rules.load_golds.output[0],
@@ -58,7 +58,7 @@ rule case_pages_and_index:
             else {}
         ),
         modules=modules("case_pages_and_index.py"),
-        translations=TRANSLATIONS,
+        labels=LABELS,
         templates=TEMPLATES,
         # Each partition's versions' matrix rows and case counts and digests (the job
         # reads a case's rows files, partition-N.cases/<case_id>.json, only to write
