@@ -71,7 +71,7 @@ def main(smk) -> None:
     log = step_logger("case_pages_and_index", smk.log[0])
     alpha, version = smk.params.alpha, smk.params.benchmark_version
     code = code_fingerprint(
-        [smk.input.modules, *smk.input.translations, *smk.input.templates], alpha, version
+        [smk.input.modules, smk.input.labels, *smk.input.templates], alpha, version
     )
     writer = PageWriter(Path(smk.params.site), smk.output.manifest, code)
     golds = read_golds_summary(smk.input.golds).golds

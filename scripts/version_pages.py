@@ -74,7 +74,7 @@ def main(smk) -> None:
     partition = smk.wildcards.partition
     alpha, version = smk.params.alpha, smk.params.benchmark_version
     code = code_fingerprint(
-        [smk.input.modules, *smk.input.translations, *smk.input.templates], alpha, version
+        [smk.input.modules, smk.input.labels, *smk.input.templates], alpha, version
     )
     writer = PageWriter(Path(smk.params.site), smk.output.manifest, code)
     # The last run's parts, if the same code wrote them (another version of this code

@@ -1,7 +1,8 @@
 """The Spanish edition (results/leaderboard.es.html) as a browser shows it (headless
-Chromium): the same data as the English page, every label from es.json, numbers with a
-decimal comma, the operational table beside the ranking, and the language switch both
-ways. The screenshot is copied to /tmp/leaderboard-es-screenshot.png for a human."""
+Chromium): the same data as the English page, every label in Spanish from labels.json,
+numbers with a decimal comma, the operational table beside the ranking, and the
+language switch both ways. The screenshot is copied to
+/tmp/leaderboard-es-screenshot.png for a human."""
 
 import csv
 import io

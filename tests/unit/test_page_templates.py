@@ -41,7 +41,7 @@ def test_a_label_is_markup_and_its_values_are_escaped_into_it():
         '<a title="Q&lt;sub&gt;x&lt;/sub&gt; 1">'
     )
     assert t.number("0.705") == "0,705"
-    assert t.optional_text("family_NONE") == ""
+    assert t.optional_text("fail_type_NONE") == ""
 
 
 def test_an_undefined_name_is_an_error():

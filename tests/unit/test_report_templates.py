@@ -122,7 +122,7 @@ def test_the_default_english_summary_says_what_the_facts_say():
     # runs (4+4+0+0+0), 8/36 = 22.2 %; cheapest borealis-xl-2026-04-02 at $0.019268,
     # dearest borealis-xl-2026-01-15 at $0.0307: 0.0307/0.019268 = 1.593… → 1.6×.
     assert (
-        "- **Hardest family.** FOUL (fouling): 22.2% of\n"
+        "- **Hardest family.** FOUL (Organic / biological fouling): 22.2% of\n"
         "  its runs pass over all versions (8 of 36)." in report
     )
     assert "in 1 of 5\n  versions; disqualified: borealis-xl-2026-01-15." in report

@@ -259,12 +259,12 @@ def test_a_case_page_joins_its_versions_rows_in_the_order_given(code):
     )
     assert f"<tbody><tr>a-{code}</tr><tr>b-{code}</tr></tbody></table></div>\n</main>" in page
     meta = {
-        "en": "Benchmark version <strong>v1.0</strong> ·\n FOUL (Fouling) · Closed · floor 4 · "
-        "ceiling 12\n · 3 scored runs by 2 subject versions: 1 Pass,\n 1 Conditional, 1 Fail "
-        "(1 with a critical fail)",
-        "es": "Versión del benchmark <strong>v1.0</strong> ·\n FOUL (Ensuciamiento) · Cerrado · "
-        "suelo 4 · techo 12\n · 3 ejecuciones evaluadas de 2 versiones de sujeto: 1 aprobado,\n"
-        " 1 condicional, 1 suspenso (1 con un fallo crítico)",
+        "en": "Benchmark version <strong>v1.0</strong> ·\n FOUL (Organic / biological fouling) · "
+        "Closed · floor 4 · ceiling 12\n · 3 scored runs by 2 subject versions: 1 Pass,\n "
+        "1 Conditional, 1 Fail (1 with a critical fail)",
+        "es": "Versión del benchmark <strong>v1.0</strong> ·\n FOUL (Ensuciamiento orgánico / "
+        "biológico) · Cerrado · suelo 4 · techo 12\n · 3 ejecuciones evaluadas de 2 versiones "
+        "de sujeto: 1 aprobado,\n 1 condicional, 1 suspenso (1 con un fallo crítico)",
     }[code]
     assert f'<p class="meta">{meta}</p>' in page
     assert page.count("<tr>") == 3  # the head's row and the two versions' rows

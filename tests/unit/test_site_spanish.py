@@ -1,11 +1,11 @@
 """The site's Spanish edition, rendered by the library (site/site_pages.py): every
-expected string is written out by hand from es.json and the run of site_records.version_run
-(raw and clipped score 10 on a case with floor 4 and ceiling 12, one critical generic
-fail, confidence 80, correctness 1.0), so a label, a decimal comma or a link that moves
-shows here. The Spanish version page does not print the response's texts (the model's
-own words, not translated): it links each run to its article on the English page, and
-so does the case page. The English edition of the same pages:
-tests/workflow/test_site.py."""
+expected string is written out by hand from the Spanish labels (labels.json) and the
+run of site_records.version_run (raw and clipped score 10 on a case with floor 4 and
+ceiling 12, one critical generic fail, confidence 80, correctness 1.0), so a label, a
+decimal comma or a link that moves shows here. The Spanish version page does not print
+the response's texts (the model's own words, not translated): it links each run to its
+article on the English page, and so does the case page. The English edition of the
+same pages: tests/workflow/test_site.py."""
 
 from ro_metrics.site.site_pages import (
     EDITIONS,
@@ -68,7 +68,8 @@ def test_a_version_page_in_spanish():
         "S!</i></span>"
     ) in page
     assert (
-        '<span class="muted">FOUL (Ensuciamiento) · Cerrado · suelo 4 · techo 12</span>'
+        '<span class="muted">FOUL (Ensuciamiento orgánico / biológico) · Cerrado · suelo 4 · '
+        "techo 12</span>"
     ) in page
     assert (
         '<h3>run-2026-05-12-001 <span class="cls critical">Suspenso (fallo crítico)</span></h3>'
@@ -150,9 +151,9 @@ def test_a_case_page_and_a_matrix_row_in_spanish():
         'hreflang="en" lang="en">English</a></nav>'
     ) in page
     assert (
-        '<p class="meta">Versión del benchmark <strong>v1.0</strong> ·\n FOUL (Ensuciamiento) · '
-        "Cerrado · suelo 4 · techo 12\n · 1 ejecuciones evaluadas de 1 versiones de sujeto: "
-        "0 aprobado,\n 0 condicional, 1 suspenso (1 con un fallo crítico)</p>"
+        '<p class="meta">Versión del benchmark <strong>v1.0</strong> ·\n FOUL (Ensuciamiento '
+        "orgánico / biológico) · Cerrado · suelo 4 · techo 12\n · 1 ejecuciones evaluadas de 1 "
+        "versiones de sujeto: 0 aprobado,\n 0 condicional, 1 suspenso (1 con un fallo crítico)</p>"
     ) in page
     assert (
         '<th scope="col" class="num" data-type="number" title="Hipótesis principal"><button '

@@ -1,6 +1,7 @@
-"""The languages of the leaderboard and the site: one data file each, the same keys and
-placeholders in both, every label the code asks for present, and no user-visible text
-left in code (the leaderboard page and the site's three kinds of page)."""
+"""The languages of the leaderboard and the site: one data file, every label in every
+language with the same placeholders, every label the code asks for present, and no
+user-visible text left in code (the leaderboard page and the site's three kinds of
+page)."""
 
 import json
 import re
@@ -13,7 +14,7 @@ from ro_metrics.contracts.vocabulary import (
     CONDITIONAL,
     CRITERIA,
     FAIL,
-    FAMILIES,
+    FAMILY_NAMES,
     PASS,
 )
 from ro_metrics.history.changes import SCOPES
@@ -21,9 +22,11 @@ from ro_metrics.history.changes_report import INPUT_KINDS, SECTION_COLUMNS
 from ro_metrics.leaderboard.leaderboard_page import render_page
 from ro_metrics.rendering.translations import (
     ENGLISH,
+    LABELS_FILE,
     LANGUAGES,
     SPANISH,
     Language,
+    all_labels,
     language,
     load_labels,
 )
@@ -48,7 +51,7 @@ CODE = [
     REPO / "scripts/ro_metrics/site/report_page.py",
 ]
 # Keys the code builds instead of naming them literally.
-BUILT_KEYS = {f"family_{family}" for family in FAMILIES} | {
+BUILT_KEYS = {
     f"col_{name}" for name in ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
 }
 BUILT_KEYS |= {f"changes_files_{status}" for status in ("added", "changed", "removed")}
@@ -76,18 +79,34 @@ BUILT_KEYS |= {f"fail_type_{name}" for name in AUTOMATIC_FAIL["type"]["enum"]}
 BUILT_KEYS |= {f"case_type_{name}" for name in CASE_TYPES}
 
 
+# The families' names (contracts/vocabulary.py), which the pages print beside a family's
+# code: the vocabulary's words, not labels, so data to these tests.
+FAMILY_NAME_TEXTS = "|".join(
+    re.escape(name) for names in FAMILY_NAMES.values() for name in names.values()
+)
+
+
 def placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def test_every_label_key_exists_in_both_languages_with_the_same_placeholders():
-    english, spanish = load_labels(ENGLISH), load_labels(SPANISH)
-    assert set(english) == set(spanish)
-    for key in english:
-        assert placeholders(english[key]) == placeholders(spanish[key]), key
-        assert spanish[key].strip(), key
-    assert (english["decimal_mark"], spanish["decimal_mark"]) == (".", ",")
+def test_every_label_has_every_language_with_the_same_placeholders():
+    labels = all_labels()
     assert LANGUAGES == (ENGLISH, SPANISH)
+    for key, texts in labels.items():
+        assert set(texts) == set(LANGUAGES), key
+        for code in LANGUAGES:
+            assert isinstance(texts[code], str) and texts[code].strip(), (key, code)
+            assert placeholders(texts[code]) == placeholders(texts[ENGLISH]), (key, code)
+    assert labels["decimal_mark"] == {ENGLISH: ".", SPANISH: ","}
+    assert {code: labels["lang"][code] for code in LANGUAGES} == {code: code for code in LANGUAGES}
+    assert load_labels(SPANISH)["decimal_mark"] == ","
+
+
+def test_the_labels_file_is_sorted_by_key():
+    """One file, keys in order (documentation keys, _*, first): a new label has one place."""
+    keys = list(json.loads(LABELS_FILE.read_text("utf-8")))
+    assert keys == sorted(keys)
 
 
 def test_every_key_the_code_asks_for_is_in_the_files():
@@ -133,9 +152,9 @@ class VisibleText(HTMLParser):
             self.parts.append(data)
 
 
-def keys_as_labels(code: str = "xx") -> Language:
+def keys_as_labels(code: str = SPANISH) -> Language:
     """A language whose every label is its own key in brackets (placeholders kept); its
-    code: "xx", an edition that does not print the answers, or "en", the one that does."""
+    code: "es", an edition that does not print the answers, or "en", the one that does."""
     english = load_labels(ENGLISH)
     labels = {}
     for key, value in english.items():
@@ -266,7 +285,9 @@ def test_the_page_holds_no_text_of_its_own(with_operational):
     assert "⟦disqualified_heading⟧" in seen and "⟦match_close⟧" in seen
     assert re.search(r"⟦reviewer_words⟧\s+zzjustification", seen)
     assert ("⟦operational_heading⟧" in seen) is with_operational
-    data = r"zz\w+|FOUL|v1\.0|2026-05-\d\dT\d\d:\d\d:\d\dZ|2026-05-01"
+    # A family's name is the vocabulary's, not a label: printed beside its code.
+    assert re.search(r"FOUL\s+Ensuciamiento orgánico / biológico", seen)
+    data = rf"zz\w+|FOUL|{FAMILY_NAME_TEXTS}|v1\.0|2026-05-\d\dT\d\d:\d\d:\d\dZ|2026-05-01"
     leftover = re.sub(rf"⟦\w*⟧|{data}|\d+(?:\.\d+)?", " ", seen)
     assert not re.search(r"[A-Za-z]", leftover), leftover
 
@@ -277,7 +298,7 @@ def seen_text(page: str) -> str:
     return " ".join(parser.parts)
 
 
-@pytest.mark.parametrize("code", [ENGLISH, "xx"])
+@pytest.mark.parametrize("code", [ENGLISH, SPANISH])
 def test_the_site_pages_hold_no_text_of_their_own(code):
     """The same for the site's three kinds of page: a version page, a case page and the
     index (whose ranking and notes are the leaderboard page's, tested above), in the
@@ -315,9 +336,11 @@ def test_the_site_pages_hold_no_text_of_their_own(code):
     assert ("⟦site_case_note⟧" in seen["case"]) is prints
     assert ("⟦site_linked_full_answer⟧" in seen["case"]) is not prints
     assert ("⟦site_linked_case_note⟧" in seen["case"]) is not prints
+    # The case's family named by the vocabulary, in the edition's language.
+    assert FAMILY_NAMES["FOUL"][code] in seen["case"]
     data = (
         r"zz\w+|atlas|one two three|now|Shock it:|RO-FOUL-001|run-2026-05-12-001|R01|v1\.0|classic"
-        r"|FOUL|recommended_action|20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ"
+        rf"|FOUL|{FAMILY_NAME_TEXTS}|recommended_action|20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ"
     )
     for name, text in seen.items():
         leftover = re.sub(rf"⟦\w*⟧|{data}|\d+(?:\.\d+)?", " ", text)

@@ -14,6 +14,7 @@ What is proved, each expectation derived from the published CSVs or the corpus:
   run there shows its scores, justifications and fails; the case pages and the matrix
   agree with per_run.csv, the version pages' summaries with metrics_per_subject.csv;
 - never shown: a scoring's `reference`, `justification_long`, gold prose (GOLDCANARY);
+- a family is named with the taxonomy's words (shared/spec/families.md) and no others;
 - two builds from the same inputs are byte-identical; site/ is not committed.
 """
 
@@ -26,8 +27,10 @@ from pathlib import Path
 
 import pytest
 
+from ro_metrics.contracts.vocabulary import FAMILIES, family_of
 from ro_metrics.site.site_files import case_page, edition_page, run_anchor, version_page
 from site_links import link_check, parse
+from taxonomy import misnamed_families, named_families
 from workflow_runs import DEMO_CORPUS, REPO, corpus_copy, run_workflow, tree_digest, workflow_copy
 
 
@@ -377,6 +380,23 @@ def test_index_shows_the_leaderboard_and_the_critical_fails(site, results):
     assert index.count('<span class="match close" title=') == 2
     assert index.count("≈ close</span>") == 3
     assert "Disqualified subject versions" in index
+
+
+def test_every_page_names_a_family_with_the_taxonomys_words_only(site):
+    """shared/spec/families.md: no invented name in either edition (tests/taxonomy.py,
+    the spec's table); a case page names its own family, the findings page every one."""
+    named_on = defaultdict(set)
+    for path in sorted(site.rglob("*.html")):
+        page = path.relative_to(site).as_posix()
+        text = path.read_text("utf-8")
+        code = "es" if page.startswith("es/") else "en"
+        assert misnamed_families(text, code) == [], page
+        named_on[page] = {family for family, _ in named_families(text)}
+    for page, families in named_on.items():
+        if "cases/" in page:
+            assert family_of(Path(page).stem) in families, page
+    assert named_on["findings.html"] == named_on["es/findings.html"] == set(FAMILIES)
+    assert named_on["report.html"] == named_on["es/report.html"] == set(FAMILIES)
 
 
 def test_two_builds_are_byte_identical_and_site_is_not_committed(site, tmp_path):

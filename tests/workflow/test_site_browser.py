@@ -210,7 +210,8 @@ FIRST_ANSWER = {
                      "puntuación recortada media 7,7222", "Hipótesis principal",
                      "La respuesta completa se muestra en su idioma original en la página en "
                      "inglés: la respuesta de esta ejecución.", "Evaluación de R0"]),
-        ("case", ["Calificación", "respuesta completa\npágina en inglés", "Ensuciamiento",
+        ("case", ["Calificación", "respuesta completa\npágina en inglés",
+                  "Ensuciamiento orgánico / biológico",
                   "suelo 4 · techo 12", "Pulse una cabecera de columna para ordenar"]),
     ],
 )  # fmt: skip

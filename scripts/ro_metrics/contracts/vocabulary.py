@@ -1,7 +1,8 @@
-"""The spec's vocabulary, one home each: families, criteria, classifications, ids.
+"""The spec's vocabulary, one home each: families and their names, criteria,
+classifications, ids.
 
-aggregated_metrics.md and corpus-format.md define these words; every other module
-takes them from here.
+aggregated_metrics.md, corpus-format.md and families.md define these words; every other
+module takes them from here.
 """
 
 import calendar
@@ -14,6 +15,17 @@ from functools import lru_cache
 FAMILIES = ("OXID", "SCAL", "FOUL", "MECH", "NOWE")
 # The languages of the pages, reports and charts; the first is the default edition.
 LANGUAGES = ("en", "es")
+# Each family's name in each language of the editions (LANGUAGES), the taxonomy's words
+# as shared/spec/families.md gives them: every page, chart, report and table names a
+# family with these and no others. NOWE is a fault family, not "no fault" or "normal
+# operation".
+FAMILY_NAMES = {
+    "OXID": {"en": "Oxidative damage", "es": "Daño oxidativo"},
+    "SCAL": {"en": "Inorganic scaling", "es": "Incrustación inorgánica"},
+    "FOUL": {"en": "Organic / biological fouling", "es": "Ensuciamiento orgánico / biológico"},
+    "MECH": {"en": "Mechanical damage / integrity", "es": "Daño mecánico / integridad"},
+    "NOWE": {"en": "No-wetting / abnormal startup", "es": "Falta de mojado / arranque anómalo"},
+}
 # The six criteria of a scoring, in the rubric's order.
 CRITERIA = (
     "main_hypothesis",
@@ -40,6 +52,14 @@ SCORING_NAME_RE = re.compile(
 # reach a published CSV must not start with one.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 GOLD_NAME_RE = re.compile(rf"(?P<case_id>{CASE_ID})_gold\.md")
+
+
+def family_name(code: str, language: str) -> str:
+    """A family's name in a language (a code of LANGUAGES: "en", "es"); a family code the
+    vocabulary does not know (a later version's family) is shown as its code, never
+    given an invented name."""
+    names = FAMILY_NAMES.get(code)
+    return code if names is None else names[language]
 
 
 def family_of(case_id: str) -> str:

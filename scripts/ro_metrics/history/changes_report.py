@@ -4,8 +4,8 @@ All three say the same (history/changes.py computes it): which snapshot the
 results were compared with, what happened to the input files, and one line per
 value that moved with its cause, in the order of changes.csv (parameters, golds,
 subject versions, runs; each by its key). No clock: the same comparison gives the
-same bytes. The texts around the values come from the language files
-(rendering/i18n/<code>.json): changes.md is in English, the page's section in the
+same bytes. The texts around the values are labels
+(rendering/labels.json): changes.md is in English, the page's section in the
 page's language; the values (ids, old and new values, causes) are changes.csv's.
 """
 

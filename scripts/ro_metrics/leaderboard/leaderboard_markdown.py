@@ -7,7 +7,7 @@ their second review, and a flag on its status when a critical fail awaits the ar
 the neighbour tests of adjacent ranks (when given), the disqualified subject versions
 with the evidence of each critical fail, the operational table (when the corpus has
 telemetry), the subjects (registry text) and a "how to read" table. Labels come from
-the language file (rendering/i18n/en.json); numbers are the published CSV texts.
+the labels' data file (rendering/labels.json, English); numbers are the published CSV texts.
 
 Every text from the registry or the corpus goes through `markdown_text()`
 (rendering/markdown.py): a table cell can then hold neither a cell break (`|`), nor
@@ -34,7 +34,7 @@ NO_PENDING = PendingCounts(0, 0, False)
 
 
 def plain(label: str) -> str:
-    """A label of the language file as Markdown: Q<sub>final</sub> as Q_final, a lone
+    """A label as Markdown: Q<sub>final</sub> as Q_final, a lone
     * (ECE*, the mark of an indicative value) as a literal star; ** stays bold."""
     return _LONE_STAR.sub(r"\\*", label.replace("<sub>final</sub>", "_final"))
 

@@ -5,8 +5,8 @@ the page's context (its data), rendered by rendering/templates/leaderboard.html.
 The templates escape every text that comes from the corpus or the registry; the
 diagrams' SVG is passed in as trusted markup. Numbers are the published CSV texts,
 written with the language's decimal mark, and the benchmark version they belong to is
-stated once, in the header; every label, note and caption comes from the language's
-data file (rendering/i18n/<code>.json). The page holds no clock: "Last update" is the
+stated once, in the header; every label, note and caption comes from the labels' data
+file (rendering/labels.json). The page holds no clock: "Last update" is the
 newest scoring timestamp, so the same inputs give the same bytes. The ranking table,
 the critical-fail evidence, the "Disqualified subject versions" section and the
 operational table are components (templates/components.html) shared with the site's

@@ -4,7 +4,7 @@ would cost more than the rest of their rendering), which the leaderboard's templ
 print too (rendering/page_templates.py passes them in as markup).
 
 Every value from the corpus or the registry goes through `text()`; labels (from
-rendering/i18n/<code>.json) are trusted markup and go in as they are.
+rendering/labels.json) are trusted markup and go in as they are.
 """
 
 from html import escape

@@ -2,8 +2,8 @@
 
 Autoescaping is on for every template: a value from the corpus or the registry is
 escaped wherever a template prints it, with no call to forget. Trusted markup is
-marked so explicitly (`markupsafe.Markup`): a language's labels (rendering/i18n/, data
-files of this project, some holding <sub> or <em>), the diagrams' SVG, the changes
+marked so explicitly (`markupsafe.Markup`): a language's labels (rendering/labels.json, a data
+file of this project, some holding <sub> or <em>), the diagrams' SVG, the changes
 section, the fragments of rendering/html_fragments.py. Undefined names are errors,
 not empty text.
 
@@ -20,7 +20,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 from markupsafe import escape as markup_of
 
-from ro_metrics.contracts.vocabulary import ELIGIBLE
+from ro_metrics.contracts.vocabulary import ELIGIBLE, family_name
 from ro_metrics.rendering.html_fragments import evidence_html, language_link
 from ro_metrics.rendering.translations import Language
 
@@ -55,7 +55,7 @@ class Labels:
         return self.language(key, **values)
 
     def optional_text(self, key: str) -> str:
-        """A label that not every value has (a family's name), or ""."""
+        """A label that not every value has (a fail type's name), or ""."""
         return self.language.labels.get(key, "")
 
     def number(self, value) -> str:
@@ -96,7 +96,14 @@ def css_string(text: str) -> Markup:
 
 
 ENVIRONMENT.filters["css_string"] = css_string
-ENVIRONMENT.globals.update(ELIGIBLE=ELIGIBLE, evidence=_evidence, language_link=_language_link)
+# family_name(code, t.code): a family's name in the page's language, the vocabulary's
+# (contracts/vocabulary.py), or its code when the vocabulary does not know it.
+ENVIRONMENT.globals.update(
+    ELIGIBLE=ELIGIBLE,
+    evidence=_evidence,
+    family_name=family_name,
+    language_link=_language_link,
+)
 
 
 def render(name: str, **context) -> str:

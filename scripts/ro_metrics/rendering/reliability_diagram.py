@@ -16,7 +16,7 @@ TAME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 class DiagramText(NamedTuple):
     """The axis labels and the decimal mark of a diagram: the page language's own (its
-    data file, rendering/i18n/<code>.json)."""
+    labels, rendering/labels.json)."""
 
     xlabel: str
     ylabel: str

@@ -1,5 +1,6 @@
-"""The languages of the leaderboard: every user-visible text comes from a data file,
-rendering/i18n/<code>.json (one per language, the same keys in each), never from code.
+"""The languages of the leaderboard: every user-visible text comes from one data file,
+rendering/labels.json (each key with its text in every language of LANGUAGES, side by
+side), never from code. A family's name is not a label: contracts/vocabulary.py.
 
 A value is a str.format template; the code fills in values it has already escaped.
 Numbers are the published texts (a dot as decimal mark); `number()` writes them with
@@ -14,20 +15,22 @@ from pathlib import Path
 
 from ro_metrics.contracts.vocabulary import LANGUAGES
 
-I18N = Path(__file__).with_name("i18n")
+LABELS_FILE = Path(__file__).with_name("labels.json")
 ENGLISH, SPANISH = LANGUAGES  # English is the default edition (leaderboard.html)
 # A decimal number inside a text: "0.705", "95 % CI 0.55–0.67" (not "v1.0": a letter
 # before it makes it a name, and neither are the parts of a date or a version id).
 _DECIMAL = re.compile(r"(?<![\w.-])(\d+)\.(\d+)(?![\w.-])")
 
 
-def translation_file(code: str) -> Path:
-    return I18N / f"{code}.json"
+def all_labels() -> dict[str, dict[str, str]]:
+    """Every label: key -> {language code: text} (keys starting with _ are documentation)."""
+    labels = json.loads(LABELS_FILE.read_text("utf-8"))
+    return {key: texts for key, texts in labels.items() if not key.startswith("_")}
 
 
 def load_labels(code: str) -> dict[str, str]:
-    labels = json.loads(translation_file(code).read_text("utf-8"))
-    return {key: value for key, value in labels.items() if not key.startswith("_")}
+    """The labels of one language: key -> text."""
+    return {key: texts[code] for key, texts in all_labels().items()}
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@
   one, dashed, when it differs); without telemetry, or with no priced version, a chart
   that says why in words and holds no number.
 
-Every text is a label of rendering/i18n/<code>.json (keys findings_chart_*), numbers
+Every text is a label of rendering/labels.json (keys findings_chart_*), numbers
 with the language's decimal mark; a version name is data, escaped by svg.text. Each
 chart has role="img", a <title> and a <desc>, no element id (several can be inlined
 in one page) and a viewBox (it scales to a phone's width). Coordinates are exact

@@ -15,6 +15,10 @@ decimal comma wherever a decimal is written):
     money(n=4)     US dollars: "$0.0123" / "0,0123 US$" (the amount after the number,
                    as Spanish style guides write a currency, with its ISO-like symbol)
     md             a data text as literal Markdown (markdown.markdown_text)
+    family         a family code with its name in the edition's language, the
+                   vocabulary's (contracts/vocabulary.py FAMILY_NAMES, the taxonomy's
+                   words): "NOWE (No-wetting / abnormal startup)"; a code the vocabulary
+                   does not know, alone: "XXXX" (never an invented name)
     fraction(n, m) (a function) the exact quotient of two counts, for a number filter
     literal        a figure that is not the benchmark's (a year, a test's threshold):
                    printed as written, and the claims lint (claims_lint.py) lets it pass
@@ -48,6 +52,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from jinja2.exceptions import TemplateError, TemplateRuntimeError, TemplateSyntaxError
 
 from ro_metrics.contracts.tables import decimal_text, exact_fraction
+from ro_metrics.contracts.vocabulary import family_name
 from ro_metrics.rendering.markdown import markdown_text
 from ro_metrics.rendering.translations import Language, language
 
@@ -208,6 +213,15 @@ class ReportFilters:
     def md(value) -> Markdown:
         return Markdown(markdown_text(value))
 
+    def family(self, code) -> Markdown:
+        """A family code and, in parentheses, its name in this edition's language."""
+        if not isinstance(code, str):
+            raise TemplateRuntimeError(f"not a family code: {code!r}")
+        name = family_name(code, self.labels.code)
+        if name == code:
+            return Markdown(markdown_text(code))
+        return Markdown(f"{markdown_text(code)} ({markdown_text(name)})")
+
     @staticmethod
     def literal(value) -> Markdown:
         return Markdown(str(value))
@@ -247,7 +261,10 @@ def report_environment(folder: Path, labels: Language) -> ReportEnvironment:
         finalize=printed,
     )
     filters = ReportFilters(labels)
-    for name in ("number", "pct", "n_of_m", "times", "ordinal", "versions", "money", "md"):
+    filters_of_edition = (
+        "number", "pct", "n_of_m", "times", "ordinal", "versions", "money", "md", "family"
+    )  # fmt: skip
+    for name in filters_of_edition:
         environment.filters[name] = getattr(filters, name)
     environment.filters["literal"] = filters.literal
     environment.globals["fraction"] = exact_ratio

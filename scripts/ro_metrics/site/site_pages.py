@@ -19,8 +19,8 @@ Every page exists in each language of rendering/translations.py: English at the 
 root (the default), Spanish under es/ with the same structure
 (site_files.edition_page), so the links inside an edition are the same relative links
 (but for the answers', below); each page's language switch leads to the same page of
-the other edition. Every label, note and caption comes from the language's data file
-(rendering/i18n/<code>.json, through the `t` each renderer takes), numbers are the
+the other edition. Every label, note and caption comes from the labels' data file
+(rendering/labels.json, through the `t` each renderer takes), numbers are the
 published texts with the language's decimal mark; the corpus' texts (justifications,
 quotes) are data and shown as written in every edition.
 
@@ -62,6 +62,7 @@ from ro_metrics.contracts.vocabulary import (
     CRITICAL,
     FAIL,
     PASS,
+    family_name,
     family_of,
 )
 from ro_metrics.formulas.consolidation import (
@@ -243,7 +244,7 @@ def gold_facts(case_id: str, gold: PublicGold, t: Language) -> str:
     return t(
         "site_gold_facts",
         family=text(family),
-        family_name=t(f"family_{family}"),
+        family_name=text(family_name(family, t.code)),
         case_type=t(f"case_type_{gold.case_type}"),
         floor=gold.rubric_floor,
         ceiling=gold.rubric_ceiling,
