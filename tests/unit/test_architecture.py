@@ -3,10 +3,10 @@
 - scripts/ro_metrics is layered (contracts → formulas → corpus → rendering →
   leaderboard, report → history → site): a module imports only from its own package or
   the layers before it (never from the other package of its layer), never a rule script;
-- each rule with a script takes as input `code=library("<package>")`, the files of that
-  library package and of the layers below it (workflow/rules/common.smk), so that
-  editing one re-runs the rule; every library module the script loads, as Python's own
-  import scanner (modulefinder) finds them, is among them.
+- each rule with a script takes as input `code=library("<package>", ...)`, the files of
+  the library packages it uses (workflow/rules/common.smk), so that editing one re-runs
+  the rule; every library module the script loads, as Python's own import scanner
+  (modulefinder) finds them, is among them.
 """
 
 import ast
@@ -125,25 +125,23 @@ def modulefinder_files(script: Path) -> set[str]:
 RULE = re.compile(r"^(rule|checkpoint) (\w+):\n(.*?)(?=^rule |^checkpoint |\Z)", re.M | re.S)
 
 
-def rule_code_packages() -> dict[str, tuple[str, str]]:
-    """Each rule script's (rule name, library package of its code input)."""
+def rule_code_packages() -> dict[str, tuple[str, list[str]]]:
+    """Each rule script's (rule name, library packages of its code input)."""
     found = {}
     for smk in sorted((REPO / "workflow" / "rules").glob("*.smk")):
         for kind, name, body in RULE.findall(smk.read_text("utf-8")):
             script = re.search(r'script:\s*"\.\./\.\./scripts/(\w+\.py)"', body)
             if script is None:
                 continue
-            code = re.search(r'code=library\("(\w+)"\)', body)
+            code = re.search(r"code=library\(([^)]*)\)", body)
             assert code is not None, f"{kind} {name} in {smk.name} has no code=library(...)"
-            found[script[1]] = (name, code[1])
+            found[script[1]] = (name, re.findall(r'"(\w+)"', code[1]))
     return found
 
 
-def library_files(package: str) -> set[str]:
-    """What common.smk's library(package) lists: every file of the package and of the
-    packages of the layers below it, and the package's __init__.py."""
-    rank = LAYER_OF[package]
-    packages = [name for name, layer in LAYER_OF.items() if layer <= rank]
+def library_files(packages: list[str]) -> set[str]:
+    """What common.smk's library(*packages) lists: every file of the packages and the
+    library's __init__.py."""
     files = {
         str(path.resolve())
         for name in packages
@@ -157,17 +155,18 @@ def test_every_rule_script_runs_only_code_of_its_code_inputs():
     code_of = rule_code_packages()
     assert set(code_of) == {path.name for path in RULE_SCRIPTS}
     for script in RULE_SCRIPTS:
-        rule, package = code_of[script.name]
-        outside = modulefinder_files(script) - library_files(package)
-        assert outside == set(), f"rule {rule}: {sorted(outside)} not in library({package!r})"
+        rule, packages = code_of[script.name]
+        assert set(packages) <= set(LAYER_OF), f"rule {rule}: {packages}"
+        outside = modulefinder_files(script) - library_files(packages)
+        assert outside == set(), f"rule {rule}: {sorted(outside)} not in library{packages}"
 
 
-def test_a_code_input_covers_the_layers_below_its_package():
-    files = {Path(path).relative_to(PACKAGE).as_posix() for path in library_files("corpus")}
-    assert "contracts/vocabulary.py" in files
-    assert "formulas/metrics.py" in files
-    assert "corpus/layout.py" in files
-    assert not any(path.startswith(("rendering/", "site/")) for path in files)
+def test_a_code_input_lists_the_files_of_its_packages_only():
+    files = {Path(path).relative_to(PACKAGE).as_posix() for path in library_files(["corpus"])}
+    assert "corpus/layout.py" in files and "__init__.py" in files
+    assert not any(path.startswith(("contracts/", "formulas/", "site/")) for path in files)
+    templates = library_files(["rendering"])
+    assert str((PACKAGE / "rendering" / "labels.json").resolve()) in templates
 
 
 def test_scripts_top_level_holds_only_rule_scripts():

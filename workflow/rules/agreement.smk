@@ -3,7 +3,7 @@
 # their headers only and are not published).
 rule agreement:
     input:
-        code=library("formulas"),
+        code=library("contracts", "formulas"),
         reviews=expand(rules.per_run.output.reviews, partition=PARTITIONS),
     output:
         agreement=f"{STAGED}/agreement.csv",

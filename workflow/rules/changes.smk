@@ -3,7 +3,7 @@
 # this run's per-run table, metrics, intervals, criterion scores, inputs and metadata.
 rule changes:
     input:
-        code=library("history"),
+        code=library("contracts", "formulas", "corpus", "rendering", "leaderboard", "history"),
         per_run=expand(rules.per_run.output.per_run, partition=PARTITIONS),
         metrics_per_subject=expand(rules.metrics_per_subject.output[0], partition=PARTITIONS),
         criterion_scores=expand(rules.per_run.output.criterion_scores, partition=PARTITIONS),
@@ -36,7 +36,7 @@ rule changes:
 # digest of every input, the rubric's and schemas' digests).
 checkpoint metadata:
     input:
-        code=library("history"),
+        code=library("contracts", "history"),
         verdict=rules.cross_check.output.verdict,
         # Each partition's newest scoring.
         reviews=expand(rules.per_run.output.reviews, partition=PARTITIONS),

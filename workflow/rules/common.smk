@@ -13,7 +13,6 @@ from snakemake.utils import validate
 # pyproject's pythonpath.
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
-from ro_metrics import LAYERS
 from ro_metrics.contracts.files import read_json
 from ro_metrics.contracts.published import (
     CHARTS,
@@ -129,14 +128,13 @@ def digest_of(kind):
     return digest
 
 
-def library(package):
-    """The code a rule's script may run: every file of the library package it imports
-    and of the packages below it (ro_metrics.LAYERS), templates and labels included. An
-    input, so that editing the library re-runs the steps that use what was edited
-    (Snakemake's own code trigger follows only the script itself)."""
+def library(*packages):
+    """The code a rule's script runs besides itself: every file of the library packages
+    it uses (templates and labels included) and the library's __init__.py. An input, so
+    that editing one re-runs the steps that use it (Snakemake's own code trigger follows
+    only the script itself); tests/unit/test_architecture.py checks that each rule lists
+    every package its script imports, directly or not."""
     root = Path(workflow.basedir) / "scripts" / "ro_metrics"
-    layer = next(index for index, names in enumerate(LAYERS) if package in names)
-    packages = [name for names in LAYERS[: layer + 1] for name in names]
     return sorted(
         str(path)
         for name in packages

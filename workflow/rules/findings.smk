@@ -2,7 +2,7 @@
 # heatmap and the three charts in each language.
 rule findings:
     input:
-        code=library("report"),
+        code=library("contracts", "formulas", "rendering", "report"),
         verdict=rules.cross_check.output.verdict,
         counted=expand(rules.per_run.output.counted, partition=PARTITIONS),
         metrics_per_subject=expand(rules.metrics_per_subject.output[0], partition=PARTITIONS),

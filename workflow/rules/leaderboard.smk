@@ -4,7 +4,7 @@
 # adjacent ranks, the changes since the last snapshot and the reliability diagrams.
 rule leaderboard:
     input:
-        code=library("leaderboard"),
+        code=library("contracts", "formulas", "rendering", "leaderboard", "history"),
         verdict=rules.cross_check.output.verdict,
         metadata=f"{STAGED}/metadata.json",
         metrics_per_subject=expand(rules.metrics_per_subject.output[0], partition=PARTITIONS),

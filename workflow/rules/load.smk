@@ -5,7 +5,7 @@
 
 rule load_partition:
     input:
-        code=library("corpus"),
+        code=library("contracts", "corpus"),
         response_schema=f"{SCHEMAS}/response.schema.json",
         scoring_schema=f"{SCHEMAS}/evaluation.schema.json",
     output:
@@ -38,7 +38,7 @@ rule load_partition:
 
 rule load_golds:
     input:
-        code=library("corpus"),
+        code=library("contracts", "corpus"),
         gold_schema=f"{SCHEMAS}/gold.schema.json",
     output:
         f"{CACHE}/golds.json",
@@ -60,7 +60,7 @@ rule load_golds:
 
 rule cross_check:
     input:
-        code=library("corpus"),
+        code=library("contracts", "formulas", "corpus"),
         partitions=expand(rules.load_partition.output.summary, partition=PARTITIONS),
         runs=expand(rules.load_partition.output.runs, partition=PARTITIONS),
         golds=rules.load_golds.output[0],

@@ -8,7 +8,7 @@
 
 rule per_run:
     input:
-        code=library("corpus"),
+        code=library("contracts", "formulas", "corpus"),
         runs=rules.load_partition.output.runs,
         critical_fails=rules.load_partition.output.critical_fails,
         golds=rules.load_golds.output[0],
@@ -51,7 +51,7 @@ rule per_run:
 
 rule metrics_per_subject:
     input:
-        code=library("formulas"),
+        code=library("contracts", "formulas"),
         counted=rules.per_run.output.counted,
     output:
         f"{PARTITION}/metrics_per_subject.csv",
@@ -70,7 +70,7 @@ rule metrics_per_subject:
 
 rule metrics_per_family:
     input:
-        code=library("formulas"),
+        code=library("contracts", "formulas"),
         counted=rules.per_run.output.counted,
     output:
         f"{PARTITION}/metrics_per_family.csv",

@@ -3,7 +3,7 @@
 # telemetry change reruns only it, the cross-check and what they feed.
 rule operational:
     input:
-        code=library("corpus"),
+        code=library("contracts", "formulas", "corpus"),
     output:
         per_subject=f"{STAGED}/operational_per_subject.csv",
         per_family=f"{STAGED}/operational_per_family.csv",

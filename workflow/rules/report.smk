@@ -11,7 +11,7 @@ FINDINGS_TEMPLATES = {
 
 rule findings_report:
     input:
-        code=library("report"),
+        code=library("contracts", "rendering", "report"),
         facts=rules.findings.output.findings,
         templates=list(FINDINGS_TEMPLATES.values()),
     output:

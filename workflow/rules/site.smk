@@ -8,7 +8,7 @@
 
 rule version_pages:
     input:
-        code=library("site"),
+        code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
         published=rules.load_partition.output.published,
         # Which scoring of each run counts (one with one reviewer per run).
         consolidation=rules.per_run.output.consolidation,
@@ -41,7 +41,7 @@ rule version_pages:
 
 rule case_pages:
     input:
-        code=library("site"),
+        code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
         case_rows=expand(
             f"{PARTITION}/case_rows-{{family}}.json", partition=PARTITIONS, allow_missing=True
         ),
@@ -63,7 +63,7 @@ rule case_pages:
 
 rule front_pages:
     input:
-        code=library("site"),
+        code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
         published=rules.publish.output,
         matrix=expand(rules.version_pages.output.matrix, partition=PARTITIONS),
         golds=rules.load_golds.output[0],
@@ -86,7 +86,7 @@ rule front_pages:
 
 rule site_folder:
     input:
-        code=library("site"),
+        code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
         versions=expand(rules.version_pages.output.pages, partition=PARTITIONS),
         cases=expand(rules.case_pages.output[0], family=FAMILIES),
         front=rules.front_pages.output[0],

@@ -16,7 +16,7 @@ def snapshot_of_results(wildcards):
 
 rule take_snapshot:
     input:
-        code=library("history"),
+        code=library("contracts", "formulas", "rendering", "leaderboard", "history"),
         published=ancient(rules.publish.output),
     output:
         protected(directory(f"{HISTORY}/{{date}}")),
@@ -35,7 +35,7 @@ rule take_snapshot:
 
 rule snapshot:
     input:
-        code=library("history"),
+        code=library("contracts", "formulas", "rendering", "leaderboard", "history"),
         snapshot=snapshot_of_results,
         published=rules.publish.output,
     log:

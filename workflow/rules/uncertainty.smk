@@ -3,7 +3,7 @@
 # over every partition's counted runs.
 rule uncertainty:
     input:
-        code=library("formulas"),
+        code=library("contracts", "formulas"),
         counted=expand(rules.per_run.output.counted, partition=PARTITIONS),
     output:
         table=f"{STAGED}/uncertainty.csv",

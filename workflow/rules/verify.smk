@@ -3,7 +3,7 @@
 # is (no published file is an input), so a hand-edited CSV is caught, not rebuilt.
 rule verify:
     input:
-        code=library("history"),
+        code=library("contracts", "history"),
     log:
         f"{LOGS}/verify.log",
     conda:
