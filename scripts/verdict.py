@@ -46,7 +46,8 @@ def main(smk) -> None:
     operational = read_operational_summary(smk.input.operational)
     result = cross_check(
         [read_partition_summary(path) for path in smk.input.partitions],
-        smk.input.runs,
+        # Each partition's scored runs by its id.
+        dict(zip(smk.params.partitions, smk.input.runs, strict=True)),
         read_golds_summary(smk.input.golds),
         layout_entries(corpus, version),
         smk.input.registry_schema,

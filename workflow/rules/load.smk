@@ -82,6 +82,7 @@ rule cross_check:
         mem_mb=1024,
     params:
         files=digest_of("layout"),
+        partitions=PARTITIONS,
         corpus=CORPUS,
         benchmark_version=VERSION,
         max_file_bytes=MAX_FILE_BYTES,
