@@ -227,3 +227,17 @@ def test_step_scripts_turn_the_cycle_collector_off_but_the_listed_ones():
     # at size L; a new step that builds tables starts the same way.
     keeping = {path.stem for path in RULE_SCRIPTS if not turns_collector_off_first(path)}
     assert keeping == KEEP_CYCLE_COLLECTOR
+
+
+def test_no_flag_is_put_on_another_rules_file_object():
+    """ancient(), protected(), temp() and update() flag the object they are given: given
+    `rules.<rule>.output.<name>`, they flag that rule's own output, for every rule that
+    reads it (ancient(rules.cross_check.output.verdict) once made every reader of the
+    verdict ignore its updates). A flag takes a path of its own."""
+    flagged = re.compile(r"\b(ancient|protected|temp|update)\(\s*\[?\s*rules\.")
+    offending = [
+        f"{smk.name}: {match.group(0)}"
+        for smk in sorted((REPO / "workflow" / "rules").glob("*.smk"))
+        for match in flagged.finditer(smk.read_text("utf-8"))
+    ]
+    assert offending == []

@@ -34,7 +34,7 @@ rule changes:
 
 # metadata.json: the provenance of the results (α, versions, the newest scoring, the
 # digest of every input, the rubric's and schemas' digests).
-checkpoint metadata:
+rule metadata:
     input:
         code=library("contracts", "history"),
         verdict=rules.cross_check.output.verdict,

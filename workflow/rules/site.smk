@@ -15,8 +15,10 @@ rule version_pages:
         golds=rules.load_golds.output[0],
         # A gate only: pages are built from a corpus the cross-check accepted. The
         # verdict is rewritten by every run that changes anything, so its date must
-        # not re-run the pages of the partitions that did not change (ancient).
-        verdict=ancient(rules.cross_check.output.verdict),
+        # not re-run the pages of the partitions that did not change (ancient). A path
+        # of its own: ancient() flags the object it is given, and the rule's output
+        # object would make the verdict ancient for every step that reads it.
+        verdict=ancient(f"{CACHE}/verdict.json"),
     output:
         pages=directory(f"{CACHE}/site/versions-{{partition}}"),
         # Each version's row of the index's matrix, in every language.

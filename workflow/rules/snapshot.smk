@@ -7,17 +7,23 @@
 
 
 def snapshot_of_results(wildcards):
-    """The snapshot folder of this run's results, dated by its metadata (a checkpoint:
-    its newest scoring is known once the metadata step has run)."""
-    metadata = checkpoints.metadata.get().output[0]
-    date = config["snapshot_date"] or read_json(metadata)["newest_scoring_utc"][:10]
-    return f"{HISTORY}/{date}"
+    """The snapshot folder of the published results: config snapshot_date, else the date
+    of the newest scoring their metadata.json records (take_snapshot checks that the
+    results it copies are of that date)."""
+    if config["snapshot_date"]:
+        return f"{HISTORY}/{config['snapshot_date']}"
+    metadata = Path(RESULTS) / "metadata.json"
+    if not metadata.is_file():
+        raise WorkflowError(f"snapshot: no published results in {RESULTS}; run snakemake first")
+    return f"{HISTORY}/{read_json(metadata)['newest_scoring_utc'][:10]}"
 
 
 rule take_snapshot:
     input:
         code=library("contracts", "formulas", "rendering", "leaderboard", "history"),
-        published=ancient(rules.publish.output),
+        # Paths of their own (ancient() flags the objects it is given: publish's outputs
+        # would become ancient for every step that reads them).
+        published=ancient([f"{RESULTS}/{entry.name}" for entry in PUBLISHED]),
     output:
         protected(directory(f"{HISTORY}/{{date}}")),
     log:
