@@ -218,12 +218,13 @@ class Plan:
     output: str
 
     def jobs(self) -> dict[str, int]:
-        """Rule name → number of jobs (empty if nothing to do)."""
+        """Rule name → number of jobs of a step (empty if nothing to do): not the target
+        rules (`all`, which Snakemake lists when what it collects changes) nor the total."""
         if "Nothing to be done" in self.output:
             return {}
         stats = self.output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
         rows = _JOB_STATS_ROW.findall(stats)
-        return {rule: int(count) for rule, count in rows if rule != "total"}
+        return {rule: int(count) for rule, count in rows if rule not in ("total", "all")}
 
     def wildcards(self, rule: str) -> list[str]:
         return sorted(w for name, w in _PLANNED_JOB.findall(self.output) if name == rule)

@@ -17,12 +17,12 @@ from ro_metrics.contracts.tables import (
 )
 from workflow_runs import ONE_PARTITION, REPO, Plan, read_csv, run_workflow, workflow_copy
 
-# A new scoring reruns its partition's load, the consolidation and what follows.
-RERUN = {"load_partition", "consolidation", "cross_check", "per_run", "metrics_per_subject"}
-RERUN |= {"metrics_per_family", "uncertainty", "publish", "all"}
-# The arbiter's id and class are in the review pairs (agreement), and the metrics
-# change (findings).
-RERUN |= {"agreement", "findings", "findings_report"}
+# A new scoring reruns its partition's load and per-run step (which consolidates) and
+# metrics, and every global step (the arbiter's id and class are in the review pairs:
+# the agreement).
+RERUN = {"load_partition", "per_run", "metrics_per_subject", "metrics_per_family"}
+RERUN |= {"cross_check", "metadata", "uncertainty", "agreement", "findings", "changes"}
+RERUN |= {"leaderboard", "findings_report", "publish"}
 
 
 def scorings_per_run(corpus) -> Counter:

@@ -93,7 +93,6 @@ def test_telemetry_change_plan_and_scoring_change_plan(demo_run):
         "leaderboard": 1,
         "findings_report": 1,
         "publish": 1,
-        "all": 1,
     }
     log.write_bytes(original)
     # Restored content with a new change time is still a change of the listing: run it.
