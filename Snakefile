@@ -47,10 +47,15 @@ if config["local_aggregates"]:
         verify,
 
 
+# The published results, and the cross-check's verdict on the corpus they come from.
+# Snakemake trusts an existing output it has no record of (a fresh clone's results/, a
+# results folder copied from elsewhere, a cleaned cache): without its verdict in the
+# cache, the corpus is checked and everything computed and published anew.
 rule all:
     default_target: True
     input:
         rules.publish.output,
+        rules.cross_check.output.verdict,
 
 
 # `snakemake --cores 4 site`: the static site (config `site`, default site/), with
@@ -58,3 +63,4 @@ rule all:
 rule site:
     input:
         rules.site_folder.output,
+        rules.cross_check.output.verdict,
