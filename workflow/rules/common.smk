@@ -23,7 +23,7 @@ from ro_metrics.contracts.published import (
     published_files,
 )
 from ro_metrics.contracts.vocabulary import FAMILIES, LANGUAGES
-from ro_metrics.corpus.layout import count_partitions, has_telemetry, partition_ids, scan_corpus
+from ro_metrics.corpus.layout import has_telemetry, partition_ids, scan_corpus
 from ro_metrics.corpus.reviewers import MAX_SCORINGS, PolicyError, review_policy
 from ro_metrics.history.snapshot import snapshot_dates
 
@@ -95,19 +95,12 @@ except PolicyError as error:
 # The corpus is split into partitions of subject folders (a wildcard of the load, the
 # per-run table, the per-subject and per-family metrics and the version pages), the
 # cases into their families (the case pages). A partition's job reruns when one of its
-# files changes: the main process lists the corpus when the DAG is built (one stat per
-# file) and gives each job the digest of what it reads (path, size, modification and
-# change time of every file) as a parameter, so a changed digest reruns it (Snakemake's
-# params trigger) and the change time catches a file copied in with an old date. A job
-# process (cluster executors) runs one job the main process chose: it only needs the
-# partitions' ids.
-if workflow.is_main_process:
-    SCAN = scan_corpus(Path(CORPUS), VERSION, config["partitions"])
-    N_PARTITIONS = SCAN.n_partitions
-else:
-    SCAN = None
-    N_PARTITIONS = count_partitions(Path(CORPUS), VERSION, config["partitions"])
-PARTITIONS = partition_ids(N_PARTITIONS)
+# files changes: the corpus is listed when the DAG is built (one stat per file) and each
+# job gets the digest of what it reads (path, size, modification and change time of
+# every file) as a parameter, so a changed digest reruns it (Snakemake's params trigger)
+# and the change time catches a file copied in with an old date.
+SCAN = scan_corpus(Path(CORPUS), VERSION, config["partitions"])
+PARTITIONS = partition_ids(SCAN.n_partitions)
 # What is published: with telemetry in the corpus, under double review (the registry,
 # contracts/published.py).
 PUBLISHED = published_files(
@@ -121,8 +114,6 @@ def digest_of(kind):
     """The parameter that reruns a job when its part of the corpus changes (above)."""
 
     def digest(wildcards):
-        if SCAN is None:
-            return ""
         return SCAN.partitions[wildcards.partition] if kind == "partition" else getattr(SCAN, kind)
 
     return digest

@@ -28,7 +28,7 @@ rule load_partition:
         files=digest_of("partition"),
         corpus=CORPUS,
         benchmark_version=VERSION,
-        n_partitions=N_PARTITIONS,
+        n_partitions=SCAN.n_partitions,
         max_file_bytes=MAX_FILE_BYTES,
         # The scorings a run may have: 1 (v1.0), 3 under double review.
         max_scorings_per_run=MAX_SCORINGS[REVIEW_POLICY.reviewers_per_run],

@@ -245,16 +245,6 @@ def entry_of(line: str) -> Entry:
     return Entry(kind, relative, int(size), int(mtime_ns), int(ctime_ns))
 
 
-def count_partitions(root: Path, version: str, setting: int | str) -> int:
-    """The number of partitions: the configuration's, or with "auto" sized to the
-    corpus's response and scoring entries (counted by name: a job process does not stat
-    the corpus)."""
-    if setting != "auto":
-        return int(setting)
-    subjects = scan_subject_folders(root, version, stat=False)
-    return auto_partitions(sum(len(lines) for lines in subjects.values()))
-
-
 def partition_entries(root: Path, version: str, partition: str, n_partitions: int) -> list[Entry]:
     """The entries of one partition's subject folders, sorted by path: what its load job
     reads."""
@@ -288,7 +278,7 @@ class CorpusScan(NamedTuple):
     and change time of every entry (a file copied in with an old modification time still
     has a new change time). Each is a parameter of its job, so that a change reruns it."""
 
-    n_partitions: int  # count_partitions's, from the same listing
+    n_partitions: int
     partitions: dict[str, str]  # partition id → its subject folders' entries
     golds: str
     layout: str  # the registry and whether each artifact folder exists
