@@ -91,7 +91,7 @@ class FileChecker:
             return [kind, "", None, [f"folder name {folder!r} is not a valid subject_id"]]
         schema = self.response_check if kind == RESPONSE else self.scoring_check
         checked = read_checked(
-            Path(f"{self.corpus}/{entry.path}"), entry.size, self.max_bytes, decode_json, schema
+            f"{self.corpus}/{entry.path}", entry.size, self.max_bytes, decode_json, schema
         )
         if checked.problems:
             return [kind, checked.digest, None, checked.problems]
