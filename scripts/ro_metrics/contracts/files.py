@@ -112,13 +112,14 @@ def write_json(path, document, *, pretty: bool = False) -> None:
         text = json.dumps(document, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
         write_bytes_atomic(path, text.encode("utf-8"))
     else:
-        write_bytes_atomic(path, json_bytes(document) + b"\n")
+        # The newline by orjson: `+ b"\n"` would copy the whole text (tens of MB at L).
+        write_bytes_atomic(path, json_bytes(document, orjson.OPT_APPEND_NEWLINE))
 
 
-def json_bytes(document) -> bytes:
+def json_bytes(document, option: int = 0) -> bytes:
     """Compact JSON with sorted keys, records as arrays: the bytes between steps (and
-    what a digest of records is taken over)."""
-    return orjson.dumps(document, default=_as_list, option=orjson.OPT_SORT_KEYS)
+    what a digest of records is taken over). option: more orjson options."""
+    return orjson.dumps(document, default=_as_list, option=orjson.OPT_SORT_KEYS | option)
 
 
 def _as_list(value):

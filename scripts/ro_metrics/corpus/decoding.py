@@ -11,6 +11,7 @@ job can report every problem of every file in one run.
 import hashlib
 import json
 import math
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -342,6 +343,33 @@ def formula_problems(fields: dict) -> list[str]:
     ]
 
 
+# What a read asks for past the size the manifest gave, should the file have grown.
+_READ_CHUNK = 2**20
+
+
+def read_whole_file(path, size: int) -> bytes:
+    """Every byte of the file, as open(path, "rb").read() gives them.
+
+    size: what the manifest says the file has; a file that grew or shrank since is
+    still read to its end. One open, one read of size + 1 bytes, one read that finds
+    the end, one close: Python's buffered open() adds two fstat, two lseek and an
+    ioctl, and costs twice as much for our ~1.5 KB files (~10 µs, a sixth of a file's
+    check).
+    """
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        content = os.read(descriptor, size + 1)
+        chunk = os.read(descriptor, _READ_CHUNK) if content else b""
+        if not chunk:
+            return content
+        chunks = [content, chunk]
+        while chunk := os.read(descriptor, _READ_CHUNK):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(descriptor)
+
+
 @dataclass(frozen=True)
 class CheckedDocument:
     """A corpus file after the guarded read: its digest ("" if it was not read), the
@@ -353,7 +381,7 @@ class CheckedDocument:
 
 
 def read_checked(
-    path: Path,
+    path: str | Path,
     size: int,
     max_bytes: int,
     decode: Callable[[bytes], object],
@@ -369,8 +397,7 @@ def read_checked(
     if too_large := size_problem(size, max_bytes):
         return CheckedDocument("", None, [too_large])
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_whole_file(path, size)
     except OSError as error:
         return CheckedDocument("", None, [f"cannot be read: {error.strerror}"])
     digest = hashlib.sha256(raw).hexdigest()

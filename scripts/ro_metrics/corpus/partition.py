@@ -91,7 +91,7 @@ class FileChecker:
             return [kind, "", None, [f"folder name {folder!r} is not a valid subject_id"]]
         schema = self.response_check if kind == RESPONSE else self.scoring_check
         checked = read_checked(
-            Path(f"{self.corpus}/{entry.path}"), entry.size, self.max_bytes, decode_json, schema
+            f"{self.corpus}/{entry.path}", entry.size, self.max_bytes, decode_json, schema
         )
         if checked.problems:
             return [kind, checked.digest, None, checked.problems]
@@ -316,7 +316,9 @@ def partition_summary(
                     )
                 )
             continue
-        for path, reviewer_id, scored in sorted(found, key=lambda scoring: scoring[1]):
+        # By reviewer (a run has one scoring but under double review).
+        in_order = found if len(found) == 1 else sorted(found, key=lambda scoring: scoring[1])
+        for path, reviewer_id, scored in in_order:
             joined = joined_scoring(key, path, reviewer_id, scored, responses, files, version)
             if isinstance(joined, Problem):
                 problems.append(joined)
@@ -330,7 +332,7 @@ def partition_summary(
                 critical_fails += critical
     # files follows the manifest, which is sorted by path
     file_digests = [
-        InputDigest(path, result[1]) for path, (*_, result) in files.items() if result[1]
+        InputDigest(path, result[1]) for path, (_, _, _, result) in files.items() if result[1]
     ]
     scored_keys = {(run.subject_id, run.case_id, run.run_id) for run in scored_runs}
     summary = PartitionSummary(
@@ -339,8 +341,8 @@ def partition_summary(
         problems=sorted(problems),
         versions=version_counts(responses, scored_keys),
         unscored=[
-            UnscoredResponse(subject_id, record[0], case_id, run_id)
-            for (subject_id, case_id, run_id), (_, record) in sorted(responses.items())
+            UnscoredResponse(subject_id, answer[0], case_id, run_id)
+            for (subject_id, case_id, run_id), (_, answer) in sorted(responses.items())
             if (subject_id, case_id, run_id) not in scored_keys
         ],
         scored_cases=dict(sorted(Counter(run.case_id for run in scored_runs).items())),
@@ -430,11 +432,12 @@ def published_versions(runs: list[PublishedRun]) -> list[PublishedVersion]:
 def version_counts(responses: dict, scored_keys: set) -> list[VersionCount]:
     """What the partition's responses say of each subject version."""
     versions = {}
-    for key, (path, (version, _confidence, track, *_answer)) in sorted(responses.items()):
-        found = versions.setdefault((key[0], version), [0, 0, path, set()])
+    for key, (path, answer) in sorted(responses.items()):
+        # answer: subject_version, confidence, track, ... (FileChecker.response)
+        found = versions.setdefault((key[0], answer[0]), [0, 0, path, set()])
         found[0] += 1
         found[1] += key in scored_keys
-        found[3].add(track)
+        found[3].add(answer[2])
     return [
         VersionCount(subject_id, version, n_responses, n_scored, first, sorted(tracks))
         for (subject_id, version), (n_responses, n_scored, first, tracks) in sorted(
