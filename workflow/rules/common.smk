@@ -4,6 +4,8 @@ import re
 import sys
 from pathlib import Path
 
+import yaml
+
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
@@ -19,13 +21,14 @@ from ro_metrics.contracts.published import (
     FINDINGS_REPORTS,
     LEADERBOARD_ES_HTML,
     LEADERBOARD_HTML,
+    METADATA,
     PUBLISHED as REGISTRY,
     published_files,
 )
 from ro_metrics.contracts.vocabulary import FAMILIES, LANGUAGES
 from ro_metrics.corpus.layout import has_telemetry, partition_ids, scan_corpus
 from ro_metrics.corpus.reviewers import MAX_SCORINGS, PolicyError, review_policy
-from ro_metrics.history.snapshot import snapshot_dates
+from ro_metrics.history.snapshot import SnapshotDateError, snapshot_date, snapshot_dates
 
 
 def configuration_error(message):
@@ -52,9 +55,27 @@ def validate_config(config):
             raise
         where = ".".join(str(part) for part in cause.absolute_path) or "config"
         configuration_error(f"{where}: {cause.message}")
+    # The schema checks the form YYYY-MM-DD; 2026-02-30 has it.
+    for key in ("snapshot_date", "changes_since"):
+        try:
+            if config[key]:
+                datetime.date.fromisoformat(config[key])
+        except ValueError:
+            configuration_error(f"{key}: {config[key]!r} is not a date")
 
 
 validate_config(config)
+
+# The settings of this run that a command repeating it must give (the corpus, the
+# results and every setting that differs from config/config.yaml with the schema's
+# defaults): what a refused snapshot suggests to run under another date.
+_DEFAULTS = yaml.safe_load(Path(workflow.basedir, "config", "config.yaml").read_text("utf-8"))
+validate(_DEFAULTS, "../schemas/config.schema.yaml")
+RUN_SETTINGS = {"corpus": config["corpus"], "results": config["results"]} | {
+    key: value
+    for key, value in config.items()
+    if key not in ("corpus", "results", "snapshot_date") and value != _DEFAULTS.get(key)
+}
 
 CORPUS = str(Path(config["corpus"]).absolute())
 RESULTS = config["results"].rstrip("/")
@@ -145,6 +166,38 @@ def snapshot_metadata_files(wildcards=None):
         for path in Path(HISTORY).glob("*/metadata.json")
         if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", path.parent.name)
     )
+
+
+def snapshot_to_take(wildcards):
+    """The snapshot folder of the results as published when the DAG is built, if there
+    is none yet (take_snapshot writes it), else nothing. Dated by config snapshot_date,
+    else by the newest scoring their metadata.json records. Results this very run
+    publishes may be of a later date: take_snapshot and snapshot check it."""
+    date = config["snapshot_date"]
+    metadata = Path(RESULTS, METADATA.name)
+    if not date and metadata.is_file():
+        try:
+            date = snapshot_date(read_json(metadata))
+        except SnapshotDateError:
+            return []
+    if not date or Path(HISTORY, date).exists():
+        return []
+    return [f"{HISTORY}/{date}"]
+
+
+def no_snapshot_yet(wildcards):
+    """No input of take_snapshot: an error if the dated folder exists (snapshot.smk says
+    why an existing snapshot is never an output to remake)."""
+    folder = Path(f"{HISTORY}/{wildcards.date}")
+    if folder.exists():
+        # A one-line message and a non-zero exit, before anything runs.
+        print(
+            f"Snapshot {folder} exists; snapshots are never rewritten, so nothing was run "
+            "(`snakemake snapshot` checks it against the results).",
+            file=sys.stderr,
+        )
+        sys.exit(1)
+    return []
 
 
 # changes_since must name a date with a snapshot on or before it: a comparison the

@@ -1,31 +1,26 @@
 # `snakemake snapshot`: the published results frozen into HISTORY/<date>/ (config
-# snapshot_date, else the date of the newest scoring, which metadata.json records).
-# take_snapshot writes a dated folder only when there is none: its inputs are ancient()
-# (newer results never rewrite a snapshot) and its output protected() (Snakemake refuses
-# to overwrite one). The target `snapshot` then checks that the folder holds exactly
-# the published results, naming every difference if it does not.
-
-
-def snapshot_of_results(wildcards):
-    """The snapshot folder of the published results: config snapshot_date, else the date
-    of the newest scoring their metadata.json records (take_snapshot checks that the
-    results it copies are of that date)."""
-    if config["snapshot_date"]:
-        return f"{HISTORY}/{config['snapshot_date']}"
-    metadata = Path(RESULTS) / "metadata.json"
-    if not metadata.is_file():
-        raise WorkflowError(f"snapshot: no published results in {RESULTS}; run snakemake first")
-    return f"{HISTORY}/{read_json(metadata)['newest_scoring_utc'][:10]}"
+# snapshot_date, else the date of the newest scoring, which the published metadata.json
+# records). Every snapshot folder is the output of take_snapshot, which writes one only
+# when there is none: the target `snapshot` asks for the folder only then, and checks an
+# existing one against the published results (the same content says so; other content
+# is refused with every differing file named).
+#
+# An existing snapshot is never an output to remake: a rerun trigger of take_snapshot
+# (a change of its code, its parameters or the set of published files, publish running
+# before it) or --force would have Snakemake delete the folder and write it again, and
+# protected() would stop neither root (Snakemake tests write access) nor a fresh clone
+# (git keeps no write bits). So take_snapshot refuses to be planned over an existing
+# folder (no_snapshot_yet in common.smk).
 
 
 rule take_snapshot:
     input:
+        no_snapshot_yet,
         code=library("contracts", "formulas", "rendering", "leaderboard", "history"),
-        # Paths of their own (ancient() flags the objects it is given: publish's outputs
-        # would become ancient for every step that reads them).
-        published=ancient([f"{RESULTS}/{entry.name}" for entry in PUBLISHED]),
+        # Not ancient(): take_snapshot is only ever planned for a missing folder.
+        published=rules.publish.output,
     output:
-        protected(directory(f"{HISTORY}/{{date}}")),
+        directory(f"{HISTORY}/{{date}}"),
     log:
         f"{LOGS}/take_snapshot-{{date}}.log",
     conda:
@@ -34,7 +29,10 @@ rule take_snapshot:
     resources:
         mem_mb=512,
     params:
-        results=RESULTS,
+        # Each published file's path below the results folder (rules.publish.output's order).
+        names=[entry.name for entry in PUBLISHED],
+        # Given, the date is the user's; else the results copied must be of this date.
+        snapshot_date=config["snapshot_date"],
     script:
         "../../scripts/snapshot_folder.py"
 
@@ -42,8 +40,8 @@ rule take_snapshot:
 rule snapshot:
     input:
         code=library("contracts", "formulas", "rendering", "leaderboard", "history"),
-        snapshot=snapshot_of_results,
         published=rules.publish.output,
+        taken=snapshot_to_take,
     log:
         f"{LOGS}/snapshot.log",
     conda:
@@ -52,6 +50,10 @@ rule snapshot:
     resources:
         mem_mb=512,
     params:
-        results=RESULTS,
+        names=[entry.name for entry in PUBLISHED],
+        history=HISTORY,
+        snapshot_date=config["snapshot_date"],
+        # What a refusal suggests: the same command under another date.
+        settings=RUN_SETTINGS,
     script:
         "../../scripts/snapshot_check.py"

@@ -17,6 +17,8 @@ rule verify:
         results=RESULTS,
         history=HISTORY,
         scratch=f"{CACHE}/verify",
+        # The registry's files: those this run publishes, and those it does not.
         published=[entry.name for entry in PUBLISHED],
+        withdrawn=[entry.name for entry in WITHDRAWN],
     script:
         "../../scripts/verify_results.py"
