@@ -108,7 +108,7 @@ def test_one_added_scoring_reruns_its_partition_its_family_and_the_front_pages(b
     assert Plan(run.output).jobs() == planned.jobs()
 
     after = state(pages)
-    rebuilt = (f"versions-{partition}/", "case_sources-NOWE.json", "cases-NOWE/", "front/")
+    rebuilt = (f"versions-{partition}/", "case_sources-NOWE.txt", "cases-NOWE/", "front/")
     assert {name: ino for name, ino in before.items() if not name.startswith(rebuilt)} == {
         name: ino for name, ino in after.items() if not name.startswith(rebuilt)
     }

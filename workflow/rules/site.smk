@@ -54,7 +54,7 @@ rule case_sources:
         script=f"{workflow.basedir}/scripts/case_pages.py",
         golds=rules.load_golds.output[0],
     output:
-        f"{CACHE}/site/case_sources-{{family}}.json",
+        f"{CACHE}/site/case_sources-{{family}}.txt",
     log:
         f"{LOGS}/case_sources-{{family}}.log",
     conda:
@@ -67,8 +67,11 @@ rule case_sources:
         reviewers=digest_of("reviewers"),
         policy=POLICY,
         partitions=SCAN.n_partitions,
-    script:
-        "../../scripts/case_sources.py"
+    # Its date is what matters; its line says what it was made from (no Python process
+    # for it).
+    shell:
+        "echo {wildcards.family} {params.files} {params.reviewers} {params.partitions}"
+        " > {output} 2> {log}"
 
 
 rule case_pages:
