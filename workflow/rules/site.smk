@@ -50,7 +50,11 @@ rule version_pages:
 # its family's case pages only.
 rule case_sources:
     input:
-        code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
+        # The code of everything the rows are made from: the load, the per-run step (the
+        # consolidation), the version pages and the case pages.
+        code=library(
+            "contracts", "formulas", "corpus", "rendering", "leaderboard", "report", "site"
+        ),
         script=f"{workflow.basedir}/scripts/case_pages.py",
         golds=rules.load_golds.output[0],
     output:
