@@ -39,6 +39,7 @@ if config["local_aggregates"]:
         metadata,
         findings_report,
         publish,
+        case_sources,
         front_pages,
         site_folder,
         site,

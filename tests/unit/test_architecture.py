@@ -203,9 +203,11 @@ def test_no_sys_path_manipulation_outside_common_smk():
 
 
 # Steps that keep Python's cyclic collector: snapshot and verification copy and compare
-# files, metadata writes one small document. (Publish kept it while a plotting library
-# drew its diagrams: cyclic objects by the thousand; they are text now, reliability_svg.)
+# files, the site folder links them, metadata writes one small document. (Publish kept
+# it while a plotting library drew its diagrams: cyclic objects by the thousand; they
+# are text now, reliability_svg.)
 KEEP_CYCLE_COLLECTOR = {"snapshot_folder", "snapshot_check", "verify_results", "results_metadata"}
+KEEP_CYCLE_COLLECTOR |= {"site_folder"}
 
 
 def turns_collector_off_first(path: Path) -> bool:

@@ -18,17 +18,18 @@ from ro_metrics.leaderboard.review_view import (
     PRIMARY_ROLE,
     PendingCounts,
     review_summary,
-    reviewed_runs,
+    run_views,
 )
 from ro_metrics.rendering.page_templates import Labels
 from ro_metrics.rendering.translations import ENGLISH, SPANISH, language
 from ro_metrics.site.site_pages import (
     COMPONENTS,
     VersionRun,
+    case_rows,
     counting_text,
     decision_text,
+    matrix_row,
     render_version_page,
-    version_parts,
 )
 from site_records import SITE_GOLD, published_run
 
@@ -63,6 +64,8 @@ DIVERGENT = [{"arbiter_status": status} for status in ("pending", ARBITRATED, "p
 
 
 def pending_row(version, status, critical):
+    """A run pending its review (records.PendingRun, as the partitions' reviews.json
+    hand them on)."""
     divergent = ["critical_fail"] if critical else []
     return PendingRun(
         "atlas", version, "RO-FOUL-001", "run-1", status, ["R01", "R02"], divergent, critical
@@ -319,7 +322,7 @@ def reviewers(run):
 def test_the_scorings_are_grouped_by_run_with_their_roles():
     # The arbiter's scoring listed first: it still comes after the primaries.
     shuffled = [SCORINGS[4], *SCORINGS[:4], *SCORINGS[5:]]
-    runs = reviewed_runs(shuffled, DECISIONS, GOLDS)
+    runs = run_views(shuffled, DECISIONS, GOLDS)
     assert [run.scorings[0].published.run.run_id for run in runs] == [
         "run-2", "run-1", "run-3", "run-4"
     ]  # fmt: skip
@@ -347,9 +350,48 @@ def test_the_scorings_are_grouped_by_run_with_their_roles():
 def test_a_scoring_the_consolidation_does_not_name_is_an_error():
     stray = scoring("run-1", "R09", [2, 2, 2, 0, 2, 2])
     with pytest.raises(ValueError, match="run-1: scorings by R09 are not in the consolidation"):
-        reviewed_runs([*SCORINGS[:2], stray], DECISIONS, GOLDS)
+        run_views([*SCORINGS[:2], stray], DECISIONS, GOLDS)
     with pytest.raises(ValueError, match="run-9: scored, but not in the consolidation"):
-        reviewed_runs([scoring("run-9", "R01", [0] * 6)], DECISIONS, GOLDS)
+        run_views([scoring("run-9", "R01", [0] * 6)], DECISIONS, GOLDS)
+
+
+def test_a_run_whose_one_scoring_counts_is_shown_as_it_is():
+    """One reviewer per run: the consolidation is the identity (method "single"), each
+    run its one scoring, shown as it is; beside runs under review, the same (the view
+    follows each run's data, not a review mode)."""
+    alone = scoring("run-5", "R01", [2, 2, 2, 0, 2, 2])
+    single = consolidated("run-5", "single", ["R01"], "", [2, 2, 2, 0, 2, 2])
+    decisions = {("RO-FOUL-001", "run-5"): single}
+    assert run_views([alone], decisions, GOLDS) == [alone]
+    page = render_version_page(
+        subject_id="atlas",
+        subject_version="v",
+        runs=[alone],
+        summary=SUMMARY,
+        golds=GOLDS,
+        benchmark_version="v1.0",
+        t=EN,
+    )
+    assert '<article class="run" id="RO-FOUL-001__run-5">' in page
+    assert ".scorings {" not in page and EN("review_version_note") not in page
+    mixed = run_views([*SCORINGS[:2], alone], DECISIONS | decisions, GOLDS)
+    assert [type(view).__name__ for view in mixed] == ["ReviewedRun", "VersionRun"]
+    page = render_version_page(
+        subject_id="atlas",
+        subject_version="v",
+        runs=mixed,
+        summary=SUMMARY,
+        golds=GOLDS,
+        benchmark_version="v1.0",
+        t=EN,
+    )
+    assert list(articles(page)) == ["run-1"]
+    assert '<article class="run" id="RO-FOUL-001__run-5">' in page
+    assert ".scorings {" in page
+    (rows,) = case_rows("atlas", "v", mixed, editions={"en": EN})
+    # Both counted: the mean (Conditional, 9.5) and the single scoring (Pass, 10).
+    assert rows.counts == [2, 1, 1, 0, 0]
+    assert rows.html["en"].count("<tr>") == 2
 
 
 @pytest.mark.parametrize(
@@ -384,7 +426,7 @@ def test_a_scoring_the_consolidation_does_not_name_is_an_error():
     ],
 )
 def test_which_scoring_counts_for_each_method(t, expected):
-    runs = reviewed_runs(SCORINGS, DECISIONS, GOLDS)
+    runs = run_views(SCORINGS, DECISIONS, GOLDS)
     by_run = {run.scorings[0].published.run.run_id: run for run in runs}
     order = ["run-2", "run-1", "run-3", "run-4"]
     assert [decision_text(by_run[run_id], t) for run_id in order] == expected
@@ -392,7 +434,7 @@ def test_which_scoring_counts_for_each_method(t, expected):
 
 def test_each_scorings_tag():
     arbitrated, mean, diverged, alone = (
-        reviewed_runs([SCORINGS[i] for i in order], DECISIONS, GOLDS)[0]
+        run_views([SCORINGS[i] for i in order], DECISIONS, GOLDS)[0]
         for order in ([2, 3, 4], [0, 1], [5, 6], [7])
     )
     assert [counting_text(arbitrated, i, EN) for i in range(3)] == [
@@ -416,16 +458,15 @@ SUMMARY = ["atlas", "v", 2, 2, 0, 0, 0, 0, "1.0", "9.25", "0.04", "0.2", "0.5", 
 
 @pytest.mark.parametrize("t", [EN, ES])
 def test_the_version_page_shows_every_scoring_and_which_counts(t):
-    runs = reviewed_runs(SCORINGS, DECISIONS, GOLDS)
+    runs = run_views(SCORINGS, DECISIONS, GOLDS)
     page = render_version_page(
         subject_id="atlas",
         subject_version="v",
-        runs=SCORINGS,
+        runs=runs,
         summary=SUMMARY,
         golds=GOLDS,
         benchmark_version="v1.0",
         t=t,
-        reviewed=runs,
     )
     found = articles(page)
     assert list(found) == ["run-1", "run-2", "run-3", "run-4"]  # one article per run
@@ -452,18 +493,16 @@ def test_the_version_page_shows_every_scoring_and_which_counts(t):
     assert t("review_status_pending_arbitration") in found["run-3"]
     assert 'class="scores"' not in found["run-3"] and " counts" not in found["run-3"]
     assert 'class="decision pending"' in found["run-4"]
-    # The run view's style and note only under double review.
+    # The run view's style and note: the page has runs under review.
     assert "review.css" not in page and ".scorings {" in page
     assert t("review_version_note") in page
 
 
 @pytest.mark.parametrize("t", [EN, ES])
 def test_the_case_rows_and_matrix_show_the_run_as_counted(t):
-    runs = reviewed_runs(SCORINGS, DECISIONS, GOLDS)
-    parts, rows = version_parts(
-        "atlas", "v", "d", SCORINGS, ["RO-FOUL-001"], editions={t.code: t}, reviewed=runs
-    )
-    html = rows["RO-FOUL-001"][t.code]
+    runs = run_views(SCORINGS, DECISIONS, GOLDS)
+    (rows,) = case_rows("atlas", "v", runs, editions={t.code: t})
+    html = rows.html[t.code]
     cells = [
         [visible(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
         for row in re.findall(r"<tr>(.*?)</tr>", html)
@@ -484,8 +523,9 @@ def test_the_case_rows_and_matrix_show_the_run_as_counted(t):
     assert cells[2][2:5] == [t("review_status_pending_arbitration"), unknown, unknown]
     assert cells[3][2] == t("review_status_awaiting_second_review")
     # The counts are of the counted runs: 2 runs, 2 Conditional.
-    assert parts.cases["RO-FOUL-001"].counts == [2, 0, 2, 0, 0]
+    assert rows.counts == [2, 0, 2, 0, 0]
     # The matrix: one letter per run in run order, "?" for the two pending.
-    letters = re.findall(r"<i class=(\w+)>(.*?)</i>", parts.matrix_row[t.code])
+    row = matrix_row("atlas", "v", runs, ["RO-FOUL-001"], t)
+    letters = re.findall(r"<i class=(\w+)>(.*?)</i>", row)
     pending = t("review_letter_pending")
     assert letters == [("conditional", t("letter_Conditional"))] * 2 + [("pending", pending)] * 2

@@ -12,9 +12,9 @@ from ro_metrics.site.site_pages import (
     classification_badge,
     language_switch,
     letter_mark,
+    matrix_row,
     render_case_page,
     render_index,
-    version_parts,
 )
 from site_records import SITE_GOLD, published_run, site_pages, version_run
 
@@ -135,15 +135,14 @@ def test_a_spanish_version_page_holds_none_of_the_answers_long_fields():
 
 
 def test_a_case_page_and_a_matrix_row_in_spanish():
-    parts, _ = version_parts(
-        "atlas", "zzversion", "d", [version_run("zzversion", TEXT)], ["RO-FOUL-001", "RO-FOUL-002"]
-    )
-    assert parts.matrix_row["es"] == (
+    runs, cases = [version_run("zzversion", TEXT)], ["RO-FOUL-001", "RO-FOUL-002"]
+    row = matrix_row("atlas", "zzversion", runs, cases, ES)
+    assert row == (
         '<tr><th scope="row"><a href="versions/atlas/zzversion.html">atlas</a><span class="ci">'
         'zzversion</span></th><td><a href="versions/atlas/zzversion.html#RO-FOUL-001">'
         "<i class=critical>S!</i></a></td><td></td></tr>"
     )
-    assert parts.matrix_row["en"] == parts.matrix_row["es"].replace("S!", "F!")
+    assert matrix_row("atlas", "zzversion", runs, cases, EN) == row.replace("S!", "F!")
     page = site_pages("zzversion", TEXT, SUMMARY, ES)[2]
     assert page.startswith('<!DOCTYPE html>\n<html lang="es">\n')
     assert (
@@ -176,7 +175,7 @@ def test_a_case_page_and_a_matrix_row_in_spanish():
         "versión de sujeto abre su página en español.</p>"
     ) in page
     empty = render_case_page(
-        case_id="RO-FOUL-002", gold=SITE_GOLD, parts=[], rows=[], benchmark_version="v1.0", t=ES
+        case_id="RO-FOUL-002", gold=SITE_GOLD, rows=[], benchmark_version="v1.0", t=ES
     )
     assert "<p>Aún no hay ninguna ejecución evaluada de este caso.</p>" in empty
 
@@ -188,9 +187,7 @@ def test_the_index_in_spanish():
         "brier": "0.1", "ece": "0.12", "n_runs": "2", "n_pass": "1", "n_conditional": "1",
         "n_fail": "0", "n_critical_fails": "0", "leaderboard_status": "Eligible",
     }  # fmt: skip
-    parts, _ = version_parts(
-        "atlas", "zzversion", "d", [version_run("zzversion", TEXT)], ["RO-FOUL-001"]
-    )
+    row_es = matrix_row("atlas", "zzversion", [version_run("zzversion", TEXT)], ["RO-FOUL-001"], ES)
     index = render_index(
         benchmark_version="v1.0",
         alpha=0.5,
@@ -202,7 +199,7 @@ def test_the_index_in_spanish():
         providers={"atlas": "Atlas Labs"},
         critical_fails=[],
         case_ids=["RO-FOUL-001"],
-        matrix_rows=[parts.matrix_row["es"]],
+        matrix_rows=[row_es],
         t=ES,
     )
     assert index.startswith('<!DOCTYPE html>\n<html lang="es">\n')

@@ -306,7 +306,7 @@ def test_the_site_pages_hold_no_text_of_their_own(code):
     t = keys_as_labels(code)
     summary = ["atlas", "zzversion", 1, 0, 0, 1, 1, 0, "0.0", "10.0", "0.04", "0.2", "0.5",
                "0.4", "Disqualified"]  # fmt: skip
-    version, parts, case = site_pages("zzversion", "zztext one two three", summary, t)
+    version, matrix_row, case = site_pages("zzversion", "zztext one two three", summary, t)
     index = render_index(
         benchmark_version="v1.0",
         alpha=0.5,
@@ -318,7 +318,7 @@ def test_the_site_pages_hold_no_text_of_their_own(code):
         providers={},
         critical_fails=[],
         case_ids=["RO-FOUL-001"],
-        matrix_rows=[parts.matrix_row[code]],
+        matrix_rows=[matrix_row],
         t=t,
     )
     seen = {name: seen_text(page) for name, page in [("version", version), ("case", case),

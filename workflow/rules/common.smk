@@ -98,6 +98,42 @@ _CACHE_KEY = hashlib.sha256(
 ).hexdigest()[:16]
 CACHE = f"{config['cache'].rstrip('/')}/{_CACHE_KEY}"
 LOGS = f"{CACHE}/logs"
+
+
+def site_folder_problem():
+    """Why SITE cannot be the site folder, or None. Rule site_folder owns the folder
+    whole (Snakemake empties a directory() output before its job runs): it must not be
+    or hold what the workflow reads or writes, nor lie inside what it reads, nor be a
+    folder with files the workflow did not write (a user's site=~/Documents)."""
+    site = Path(SITE).resolve()
+    places = {
+        "the repository": workflow.basedir,
+        "the corpus": CORPUS,
+        "the results folder": RESULTS,
+        "the cache": config["cache"],
+    }
+    for name, place in places.items():
+        place = Path(place).resolve()
+        if place.is_relative_to(site):
+            return f"{SITE} is or holds {name} ({place})"
+        if name != "the repository" and site.is_relative_to(place):
+            return f"{SITE} is inside {name} ({place})"
+    if site.exists() and not site.is_dir():
+        return f"{SITE} is not a folder"
+    # The marker Snakemake writes into a directory() output (rule site_folder writes it
+    # first): the folder is the workflow's own.
+    if site.is_dir() and any(site.iterdir()) and not (site / ".snakemake_timestamp").is_file():
+        return (
+            f"{SITE} holds files the workflow did not write (no .snakemake_timestamp), and "
+            "`snakemake site` would remove them: choose another folder, or empty it"
+        )
+    return None
+
+
+# Only the main process: a job process may start while rule site_folder fills the folder.
+if workflow.is_main_process and (problem := site_folder_problem()):
+    configuration_error(f"site: {problem}")
+
 # A partition's files between its steps (partitions/<id>/), and the global steps' files
 # that rule publish copies into RESULTS (staged/).
 PARTITION = f"{CACHE}/partitions/{{partition}}"
@@ -135,9 +171,21 @@ def digest_of(kind):
     """The parameter that reruns a job when its part of the corpus changes (above)."""
 
     def digest(wildcards):
-        return SCAN.partitions[wildcards.partition] if kind == "partition" else getattr(SCAN, kind)
+        if kind == "partition":
+            return SCAN.partitions[wildcards.partition]
+        if kind == "family":
+            return SCAN.families[wildcards.family]
+        return getattr(SCAN, kind)
 
     return digest
+
+
+# The review policy as a parameter of the jobs that consolidate runs or show them: a
+# changed setting reruns them.
+POLICY = {
+    key: list(value) if isinstance(value, tuple) else value
+    for key, value in REVIEW_POLICY._asdict().items()
+}
 
 
 def library(*packages):

@@ -41,10 +41,7 @@ rule per_run:
         benchmark_version=VERSION,
         max_file_bytes=MAX_FILE_BYTES,
         # The policy with the configuration's overrides: a changed setting reruns it.
-        policy={
-            key: list(value) if isinstance(value, tuple) else value
-            for key, value in REVIEW_POLICY._asdict().items()
-        },
+        policy=POLICY,
     script:
         "../../scripts/per_run_table.py"
 

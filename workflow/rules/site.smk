@@ -1,24 +1,19 @@
 # `snakemake --cores 4 site`: the static site in SITE (config `site`), built from the
-# published results, in English (the site root) and Spanish (es/). Its pages are made
-# by partition: each subject partition's version pages, each family's case pages, the
-# front pages (the index, the findings page, the report's page); rule site_folder then
-# puts them together into SITE, which it owns whole (a page whose input disappeared
-# disappears with it).
+# published results, in English (the site root) and Spanish (es/). Every page is an
+# output of one job, inside the folder that job owns (a directory() output, emptied by
+# Snakemake before the job runs): each subject partition's version pages, each family's
+# case pages, the front pages (the index, the findings page, the report's page). Rule
+# site_folder then puts them together into SITE, which it owns whole (a page whose
+# input disappeared disappears with it).
 
 
 rule version_pages:
     input:
         code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
         published=rules.load_partition.output.published,
-        # Which scoring of each run counts (one with one reviewer per run).
+        # Which scoring of each run counts (with one reviewer per run, the one it has).
         consolidation=rules.per_run.output.consolidation,
         golds=rules.load_golds.output[0],
-        # A gate only: pages are built from a corpus the cross-check accepted. The
-        # verdict is rewritten by every run that changes anything, so its date must
-        # not re-run the pages of the partitions that did not change (ancient). A path
-        # of its own: ancient() flags the object it is given, and the rule's output
-        # object would make the verdict ancient for every step that reads it.
-        verdict=ancient(f"{CACHE}/verdict.json"),
     output:
         pages=directory(f"{CACHE}/site/versions-{{partition}}"),
         # Each version's row of the index's matrix, in every language.
@@ -41,11 +36,58 @@ rule version_pages:
         "../../scripts/version_pages.py"
 
 
+# A family's case pages change only when its cases' runs do, but a partition's version
+# pages job that reruns rewrites its rows of every family, and Snakemake reruns whatever
+# depends on a job it reruns: so case_pages takes the rows as ancient() and reruns on
+# what they are made from instead, as the load reruns on its files. That is rule
+# case_sources: the digest of the corpus entries of the family's cases in every
+# partition, the reviewer registry and the review policy (the consolidation), the
+# number of partitions, as parameters; the golds, the library and case_pages' own script
+# as inputs. Snakemake does not weigh the own triggers (parameters, newer inputs, code)
+# of a job that depends on one it reruns, only what that dependency passes on, and an
+# ancient() input passes nothing: so every trigger of the case pages is one of
+# case_sources, which depends on no job but the golds'. One added scoring thus reruns
+# its family's case pages only.
+rule case_sources:
+    input:
+        # The code of everything the rows are made from: the load, the per-run step (the
+        # consolidation), the version pages and the case pages.
+        code=library(
+            "contracts", "formulas", "corpus", "rendering", "leaderboard", "report", "site"
+        ),
+        script=f"{workflow.basedir}/scripts/case_pages.py",
+        golds=rules.load_golds.output[0],
+    output:
+        f"{CACHE}/site/case_sources-{{family}}.txt",
+    log:
+        f"{LOGS}/case_sources-{{family}}.log",
+    conda:
+        "../envs/metrics.yaml"
+    threads: 1
+    resources:
+        mem_mb=256,
+    params:
+        files=digest_of("family"),
+        reviewers=digest_of("reviewers"),
+        policy=POLICY,
+        partitions=SCAN.n_partitions,
+    # Its date is what matters; its line says what it was made from (no Python process
+    # for it).
+    shell:
+        "echo {wildcards.family} {params.files} {params.reviewers} {params.partitions}"
+        " > {output} 2> {log}"
+
+
 rule case_pages:
     input:
         code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
-        case_rows=expand(
-            f"{PARTITION}/case_rows-{{family}}.json", partition=PARTITIONS, allow_missing=True
+        sources=rules.case_sources.output[0],
+        case_rows=ancient(
+            expand(
+                f"{PARTITION}/case_rows-{{family}}.json",
+                partition=PARTITIONS,
+                allow_missing=True,
+            )
         ),
         golds=rules.load_golds.output[0],
     output:
@@ -63,10 +105,26 @@ rule case_pages:
         "../../scripts/case_pages.py"
 
 
+# The front pages are rendered from the published files as their steps staged them
+# (rule publish copies or assembles them as they are), so they are made beside publish,
+# not after it; rule site_folder waits for publish: the site shows published results.
 rule front_pages:
     input:
         code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
-        published=rules.publish.output,
+        leaderboard=rules.leaderboard.output.csv,
+        critical_fails=expand(rules.per_run.output.critical_fails, partition=PARTITIONS),
+        uncertainty=rules.uncertainty.output.table,
+        metadata=f"{STAGED}/metadata.json",
+        findings=rules.findings.output.findings,
+        charts=rules.findings.output.charts,
+        reports=list(rules.findings_report.output),
+        # Header only without telemetry (then no operational table).
+        operational=rules.operational.output.per_subject,
+        # The reviewers' agreement and the runs pending review (none with one reviewer
+        # per run): the index's agreement line and pending counts, as the leaderboard's.
+        agreement=rules.agreement.output.agreement,
+        divergent=rules.agreement.output.divergent,
+        reviews=expand(rules.per_run.output.reviews, partition=PARTITIONS),
         matrix=expand(rules.version_pages.output.matrix, partition=PARTITIONS),
         golds=rules.load_golds.output[0],
     output:
@@ -79,7 +137,6 @@ rule front_pages:
     resources:
         mem_mb=1024,
     params:
-        results=RESULTS,
         alpha=config["alpha"],
         benchmark_version=VERSION,
     script:
@@ -88,7 +145,9 @@ rule front_pages:
 
 rule site_folder:
     input:
-        code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
+        code=library("contracts"),
+        # The gate: the site is put together from results that were published.
+        published=rules.publish.output,
         versions=expand(rules.version_pages.output.pages, partition=PARTITIONS),
         cases=expand(rules.case_pages.output[0], family=FAMILIES),
         front=rules.front_pages.output[0],

@@ -480,6 +480,16 @@ def leaderboard_columns(reviewers_per_run: int) -> list[str]:
     return LEADERBOARD_REVIEW_COLUMNS if reviewers_per_run == 2 else LEADERBOARD_COLUMNS
 
 
+def read_leaderboard(path) -> list[dict[str, str]]:
+    """The rows of a published leaderboard.csv, in either of its forms (with the pending
+    counts or without, leaderboard_columns), as read_table gives them."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        found = next(csv.reader(handle), None)
+    # read_table checks the header: any other is an error.
+    with_pending = found == LEADERBOARD_REVIEW_COLUMNS
+    return read_table(path, LEADERBOARD_REVIEW_COLUMNS if with_pending else LEADERBOARD_COLUMNS)
+
+
 def pending_order(row: list) -> tuple:
     """The order of pending_runs.csv: pending critical-fail disagreements first, then by
     (subject_id, subject_version, case_id, run_id). A row's cells as written or as read

@@ -410,23 +410,14 @@ def joined_scoring(key, path, reviewer_id, scored, responses, files, version):
 
 
 def published_versions(runs: list[PublishedRun]) -> list[PublishedVersion]:
-    """The published runs by subject version (sorted), each version serialised once: the
-    bytes written are the bytes its digest is taken over."""
+    """The published runs by subject version (sorted)."""
     by_version = defaultdict(list)
     for published in runs:
         by_version[(published.run.subject_id, published.run.subject_version)].append(published)
-    versions = []
-    for (subject_id, subject_version), members in sorted(by_version.items()):
-        serialised = json_bytes(members)
-        versions.append(
-            PublishedVersion(
-                subject_id,
-                subject_version,
-                hashlib.sha256(serialised).hexdigest(),
-                orjson.Fragment(serialised),
-            )
-        )
-    return versions
+    return [
+        PublishedVersion(subject_id, subject_version, members)
+        for (subject_id, subject_version), members in sorted(by_version.items())
+    ]
 
 
 def version_counts(responses: dict, scored_keys: set) -> list[VersionCount]:

@@ -1,7 +1,8 @@
-"""Two reviewers and an arbiter on the pages (shared/spec/multi-reviewer.md, Published),
-under double review only: what the leaderboard says of the review (its agreement line,
-each version's pending counts and its pending critical-fail disagreement) and the
-site's run view (a run's scorings grouped, each with its role, and which one counts).
+"""Two reviewers and an arbiter on the pages (shared/spec/multi-reviewer.md, Published):
+what the leaderboard says of the review (its agreement line, each version's pending
+counts and its pending critical-fail disagreement) and the site's run view (a run's
+scorings grouped, each with its role, and which one counts), shown where the data have
+them: runs with several scorings, or pending their review.
 
 Data only: the leaderboard's templates (components.html), leaderboard.md
 (leaderboard_markdown.py) and the site's run markup (site_pages.py) print it in each
@@ -122,9 +123,9 @@ def review_summary(
 
 
 class ReviewedRun(NamedTuple):
-    """A (case, subject, run) of a double review as its version's page shows it: every
-    scoring (the site's VersionRun of each: primaries by reviewer id, then the arbiter),
-    its role, and what the consolidation made of the run."""
+    """A (case, subject, run) with several scorings or pending its review, as its
+    version's page shows it: every scoring (the site's VersionRun of each: primaries by
+    reviewer id, then the arbiter), its role, and what the consolidation made of the run."""
 
     scorings: list  # of site_pages.VersionRun
     roles: list[str]  # PRIMARY_ROLE or ARBITER_ROLE, one per scoring
@@ -141,21 +142,24 @@ class ReviewedRun(NamedTuple):
         return self.method == ARBITER and self.roles[index] == ARBITER_ROLE
 
 
-def reviewed_runs(
+def run_views(
     runs: list,
     decisions: dict[tuple[str, str], ConsolidatedRun | PendingRun],
     golds: dict[str, PublicGold],
-) -> list[ReviewedRun]:
-    """One version's scorings (site_pages.VersionRun, by case_id, run_id, reviewer_id)
-    grouped by (case_id, run_id), in that order, with the consolidation's decision on
-    each run (decisions: the version's ConsolidatedRun or PendingRun by (case_id,
-    run_id)). A scoring the decision names neither as a primary nor as the arbiter
+) -> list:
+    """One version's scorings (site_pages.VersionRun, by case_id, run_id, reviewer_id) as
+    its pages show its runs, one entry per (case_id, run_id) in that order, with the
+    consolidation's decision on each (decisions: the version's ConsolidatedRun or
+    PendingRun by (case_id, run_id)). A run whose one scoring counts whole (one reviewer
+    per run: the identity consolidation) is that scoring, shown as it is; a run with
+    several scorings, or pending its review, is a ReviewedRun: the data decide, not a
+    review mode. A scoring the decision names neither as a primary nor as the arbiter
     means the consolidation and the load disagree: an error, not a guess."""
     grouped: dict[tuple[str, str], list] = {}
     for entry in runs:
         run = entry.published.run
         grouped.setdefault((run.case_id, run.run_id), []).append(entry)
-    reviewed = []
+    views = []
     for (case_id, run_id), scorings in grouped.items():
         decision = decisions.get((case_id, run_id))
         if decision is None:
@@ -170,6 +174,9 @@ def reviewed_runs(
             raise ValueError(
                 f"{case_id} {run_id}: scorings by {', '.join(unknown)} are not in the consolidation"
             )
+        if len(scorings) == 1 and isinstance(decision, ConsolidatedRun):
+            views.append(scorings[0])
+            continue
         # Primaries by id, then the arbiter.
         order = sorted(
             range(len(scorings)),
@@ -179,12 +186,12 @@ def reviewed_runs(
         roles = [roles_of[reviewers[i]] for i in order]
         if isinstance(decision, ConsolidatedRun):
             row = per_run_row(decision, golds[case_id], family_of(case_id))
-            reviewed.append(ReviewedRun(ordered, roles, decision.method, decision, row, []))
+            views.append(ReviewedRun(ordered, roles, decision.method, decision, row, []))
         else:
-            reviewed.append(
+            views.append(
                 ReviewedRun(ordered, roles, decision.status, None, None, list(decision.divergent))
             )
-    return reviewed
+    return views
 
 
 def decisions_by_version(
