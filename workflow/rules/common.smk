@@ -173,15 +173,13 @@ def digest_of(kind):
     def digest(wildcards):
         if kind == "partition":
             return SCAN.partitions[wildcards.partition]
-        if kind == "family":
-            return SCAN.families[wildcards.family]
         return getattr(SCAN, kind)
 
     return digest
 
 
-# The review policy as a parameter of the jobs that consolidate runs or show them: a
-# changed setting reruns them.
+# The review policy as a parameter of the jobs that consolidate runs: a changed setting
+# reruns them.
 POLICY = {
     key: list(value) if isinstance(value, tuple) else value
     for key, value in REVIEW_POLICY._asdict().items()

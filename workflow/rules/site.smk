@@ -36,58 +36,16 @@ rule version_pages:
         "../../scripts/version_pages.py"
 
 
-# A family's case pages change only when its cases' runs do, but a partition's version
-# pages job that reruns rewrites its rows of every family, and Snakemake reruns whatever
-# depends on a job it reruns: so case_pages takes the rows as ancient() and reruns on
-# what they are made from instead, as the load reruns on its files. That is rule
-# case_sources: the digest of the corpus entries of the family's cases in every
-# partition, the reviewer registry and the review policy (the consolidation), the
-# number of partitions, as parameters; the golds, the library and case_pages' own script
-# as inputs. Snakemake does not weigh the own triggers (parameters, newer inputs, code)
-# of a job that depends on one it reruns, only what that dependency passes on, and an
-# ancient() input passes nothing: so every trigger of the case pages is one of
-# case_sources, which depends on no job but the golds'. One added scoring thus reruns
-# its family's case pages only.
-rule case_sources:
-    input:
-        # The code of everything the rows are made from: the load, the per-run step (the
-        # consolidation), the version pages and the case pages.
-        code=library(
-            "contracts", "formulas", "corpus", "rendering", "leaderboard", "report", "site"
-        ),
-        script=f"{workflow.basedir}/scripts/case_pages.py",
-        golds=rules.load_golds.output[0],
-    output:
-        f"{CACHE}/site/case_sources-{{family}}.txt",
-    log:
-        f"{LOGS}/case_sources-{{family}}.log",
-    conda:
-        "../envs/metrics.yaml"
-    threads: 1
-    resources:
-        mem_mb=256,
-    params:
-        files=digest_of("family"),
-        reviewers=digest_of("reviewers"),
-        policy=POLICY,
-        partitions=SCAN.n_partitions,
-    # Its date is what matters; its line says what it was made from (no Python process
-    # for it).
-    shell:
-        "echo {wildcards.family} {params.files} {params.reviewers} {params.partitions}"
-        " > {output} 2> {log}"
-
-
+# A family's case pages, from the rows of its cases in every partition. Snakemake reruns
+# every job that depends on one it reruns: a partition's version pages job writes its
+# rows of every family, so one added scoring re-renders the case pages of every family.
 rule case_pages:
     input:
         code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
-        sources=rules.case_sources.output[0],
-        case_rows=ancient(
-            expand(
-                f"{PARTITION}/case_rows-{{family}}.json",
-                partition=PARTITIONS,
-                allow_missing=True,
-            )
+        case_rows=expand(
+            f"{PARTITION}/case_rows-{{family}}.json",
+            partition=PARTITIONS,
+            allow_missing=True,
         ),
         golds=rules.load_golds.output[0],
     output:

@@ -1,11 +1,9 @@
-"""File output shared by every step: logs, atomic writes, JSON between steps, and a
-forked second process for a step with two independent parts."""
+"""File output shared by every step: logs, atomic writes, JSON between steps."""
 
 import gc
 import json
 import logging
 import os
-import pickle
 import sys
 from pathlib import Path
 
@@ -93,41 +91,3 @@ def _as_list(value):
 def read_json(path):
     with open(path, "rb") as handle:
         return orjson.loads(handle.read())
-
-
-def forked(function, *args):
-    """Start function(*args) in a forked copy of this process; return a callable that
-    waits for it and gives its result (or raises what it raised).
-
-    For a job that has two independent parts and two cores (its rule's threads): the
-    copy starts with every module already imported, and the result comes back pickled.
-    Log lines of both go to the same log file (its handler is shared by the fork).
-    """
-    reading, writing = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(reading)
-        try:
-            outcome = (True, function(*args))
-        except BaseException as error:  # SystemExit included: the parent decides.
-            outcome = (False, error)
-        try:
-            with os.fdopen(writing, "wb") as pipe:
-                pickle.dump(outcome, pipe)
-            logging.shutdown()
-        finally:
-            os._exit(0)
-    os.close(writing)
-
-    def result():
-        with os.fdopen(reading, "rb") as pipe:
-            data = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        if not data:
-            raise RuntimeError(f"the forked process {pid} ended without a result ({status})")
-        succeeded, value = pickle.loads(data)  # noqa: S301 - our own child's pickle
-        if not succeeded:
-            raise value
-        return value
-
-    return result

@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from ro_metrics.contracts.vocabulary import FAMILIES
 
 REGISTRY = "subjects/registry.yaml"
 # The reviewer registry (multi-reviewer.md): optional with one reviewer per run.
@@ -282,7 +281,6 @@ class CorpusScan(NamedTuple):
 
     n_partitions: int
     partitions: dict[str, str]  # partition id → its subject folders' entries
-    families: dict[str, str]  # family → every partition's entries of the family's cases
     golds: str
     layout: str  # the registry and whether each artifact folder exists
     telemetry: str
@@ -296,7 +294,7 @@ def _digest(lines) -> str:
 
 def scan_corpus(root: Path, version: str, setting: int | str) -> CorpusScan:
     """List the whole corpus once (one stat per entry) into the digests of CorpusScan;
-    `setting`: the number of partitions, or "auto" (count_partitions)."""
+    `setting`: the number of partitions, or "auto" (sized to the corpus)."""
     subjects = scan_subject_folders(root, version)
     n_partitions = (
         auto_partitions(sum(len(lines) for lines in subjects.values()))
@@ -309,7 +307,6 @@ def scan_corpus(root: Path, version: str, setting: int | str) -> CorpusScan:
     return CorpusScan(
         n_partitions=n_partitions,
         partitions={pid: _digest(lines) for pid, lines in partitions.items()},
-        families=family_digests(partitions),
         golds=_digest(scan_golds(root, version)),
         layout=_digest(scan_layout(root, version)),
         telemetry=_digest(scan_telemetry(root)),
@@ -318,20 +315,6 @@ def scan_corpus(root: Path, version: str, setting: int | str) -> CorpusScan:
             [_line(FILE, REVIEWERS, reviewers.stat())] if reviewers.is_file() else []
         ),
     )
-
-
-def family_digests(partitions: dict[str, list[str]]) -> dict[str, str]:
-    """The digest of every partition's entries of each family's cases: a response's or
-    scoring's name starts with its case id, RO-<FAMILY>-<NNN>. An entry of no family's
-    case (a folder, another name: the load reports it) is in every family's."""
-    lines_of: dict[str, list[str]] = {family: [] for family in FAMILIES}
-    shared = []
-    for partition in sorted(partitions):
-        for line in partitions[partition]:
-            parts = line.split("\t", 2)[1].rpartition("/")[2].split("-", 2)
-            found = lines_of.get(parts[1]) if len(parts) == 3 and parts[0] == "RO" else None
-            (shared if found is None else found).append(line)
-    return {family: _digest([*lines, *shared]) for family, lines in lines_of.items()}
 
 
 def response_paths_of(partitions: dict[str, list[str]], version: str) -> list[str]:

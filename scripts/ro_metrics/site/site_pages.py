@@ -151,29 +151,20 @@ class VersionRun(NamedTuple):
 
 def compiled_template(template: str, *fields: str) -> Callable[..., str]:
     """template.format(**values) as a function of the given fields (its parameters, in
-    that order), compiled once to an f-string, the way dataclasses builds its methods.
-
-    str.format parses its template on every call, and a partition's job fills ~10^5 run
-    articles and case rows; compiled, each costs one string build (docs/performance.md,
-    issue 11). A template here is markup around labels, and a label is itself a format
-    template (translations.py: its literal braces doubled, its fields the values the
-    code fills in), so a label is placed in it as it is. Every field of the template
-    must be one of `fields`, without a format spec or conversion.
+    that order), its fields checked once. A template here is markup around labels, and a
+    label is itself a format template (translations.py: its literal braces doubled, its
+    fields the values the code fills in), so a label is placed in it as it is. Every
+    field of the template must be one of `fields`, without a format spec or conversion.
     """
-    pieces = []
-    for literal, field, spec, conversion in string.Formatter().parse(template):
-        if literal:
-            pieces.append("f" + repr(literal.replace("{", "{{").replace("}", "}}")))
-        if field is not None:
-            if field not in fields or spec or conversion:
-                raise ValueError(f"template field {field!r} is not one of {fields}: {template!r}")
-            pieces.append(f"f'{{{field}}}'")
-    source = f"def fill({', '.join(fields)}):\n    return {' '.join(pieces) or repr('')}\n"
-    namespace: dict = {}
-    # The source is made of the labels' files and this module's markup, which are code;
-    # the corpus' texts are only ever values given to the compiled function.
-    exec(source, {}, namespace)  # noqa: S102
-    return namespace["fill"]
+    for _, field, spec, conversion in string.Formatter().parse(template):
+        if field is not None and (field not in fields or spec or conversion):
+            raise ValueError(f"template field {field!r} is not one of {fields}: {template!r}")
+    fill = template.format
+
+    def filled(*values: str) -> str:
+        return fill(**dict(zip(fields, values, strict=True)))
+
+    return filled
 
 
 def _label_field(template: str, field: str, replacement: str) -> str:
