@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-
 REGISTRY = "subjects/registry.yaml"
 # The reviewer registry (multi-reviewer.md): optional with one reviewer per run.
 REVIEWERS = "subjects/reviewers.yaml"
