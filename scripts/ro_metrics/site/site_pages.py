@@ -161,8 +161,8 @@ def compiled_template(template: str, *fields: str) -> Callable[..., str]:
             raise ValueError(f"template field {field!r} is not one of {fields}: {template!r}")
     fill = template.format
 
-    def filled(*values: str) -> str:
-        return fill(**dict(zip(fields, values, strict=True)))
+    def filled(*values: str, **named: str) -> str:
+        return fill(**dict(zip(fields, values)), **named)
 
     return filled
 
