@@ -39,7 +39,6 @@ if config["local_aggregates"]:
         metadata,
         findings_report,
         publish,
-        case_sources,
         front_pages,
         site_folder,
         site,

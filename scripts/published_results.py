@@ -20,22 +20,20 @@ from ro_metrics.contracts.tables import assembled_bytes
 def main(smk) -> None:
     without_cycle_collector()
     log = step_logger("publish", smk.log[0])
-    results = Path(smk.params.results)
-    for entry in PUBLISHED:
-        sources = smk.params.sources.get(entry.name)
-        if sources is None:
-            continue
+    entries = {entry.name: entry for entry in PUBLISHED}
+    for target, name in zip(smk.output, smk.params.names, strict=True):
+        entry, sources = entries[name], smk.params.sources[name]
         content = (
             assembled_bytes(sources, entry.columns)
             if entry.partitioned
             else Path(sources[0]).read_bytes()
         )
-        write_bytes_atomic(results / entry.name, content)
+        write_bytes_atomic(target, content)
     for path in map(Path, smk.params.withdrawn):
         if path.exists():
             path.unlink()
             log.info("removed %s: not published by this run", path)
-    log.info("published %d files in %s", len(smk.params.sources), results)
+    log.info("published %d files", len(smk.output))
 
 
 if __name__ == "__main__":

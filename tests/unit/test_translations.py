@@ -36,20 +36,15 @@ from ro_metrics.site.site_pages import (
 from site_records import site_pages
 from workflow_runs import REPO
 
-CODE = [
-    REPO / "scripts/ro_metrics/leaderboard/leaderboard_page.py",
-    REPO / "scripts/ro_metrics/rendering/html_fragments.py",
-    *sorted((REPO / "scripts/ro_metrics/rendering/templates").glob("*.html")),
-    REPO / "scripts/ro_metrics/leaderboard/leaderboard_markdown.py",
-    REPO / "scripts/published_results.py",
-    REPO / "scripts/ro_metrics/history/changes_report.py",
-    REPO / "scripts/ro_metrics/site/site_pages.py",
-    REPO / "scripts/ro_metrics/leaderboard/review_view.py",
-    REPO / "scripts/ro_metrics/site/findings_page.py",
-    REPO / "scripts/ro_metrics/report/findings_charts.py",
-    REPO / "scripts/ro_metrics/report/report_templates.py",
-    REPO / "scripts/ro_metrics/site/report_page.py",
-]
+# Every file that may ask for a label: the library's modules and templates, the rule
+# scripts.
+CODE = sorted(
+    [
+        *(REPO / "scripts/ro_metrics").rglob("*.py"),
+        *(REPO / "scripts/ro_metrics/rendering/templates").glob("*.html"),
+        *(REPO / "scripts").glob("*.py"),
+    ]
+)
 # Keys the code builds instead of naming them literally.
 BUILT_KEYS = {
     f"col_{name}" for name in ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")

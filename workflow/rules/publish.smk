@@ -42,7 +42,8 @@ rule publish:
     resources:
         mem_mb=1024,
     params:
-        results=RESULTS,
+        # Each output's registry name and sources, in the order of the outputs.
+        names=[entry.name for entry in PUBLISHED],
         sources=PUBLISHED_SOURCES,
         # Files of the registry not published now (telemetry, double review): removed
         # from the results folder if an earlier run left them.
