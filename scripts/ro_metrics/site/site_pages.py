@@ -161,7 +161,7 @@ def compiled_template(template: str, *fields: str) -> Callable[..., str]:
     fill = template.format
 
     def filled(*values: str, **named: str) -> str:
-        return fill(**dict(zip(fields, values)), **named)
+        return fill(**dict(zip(fields, values, strict=False)), **named)
 
     return filled
 
