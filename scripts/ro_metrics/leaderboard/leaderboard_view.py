@@ -67,9 +67,10 @@ class Score(NamedTuple):
 
 
 class Shown(NamedTuple):
-    """A 4-decimal number as shown: its text, or, when it rounds to 0 though it is not
-    0 (below: a p-value, which is never 0, or a cost), the resolution it is below
-    ("0.0001"), which the renderings write as "< 0.0001"."""
+    """A number shown to 4 decimals: its text; or, when it rounds to 0 though it is
+    not 0 (a p-value never is; a cost may be), below=True and the resolution as text,
+    "0.0001", which the renderings write "< 0.0001" (label p_below or
+    below_cost_resolution)."""
 
     text: str
     below: bool
@@ -160,6 +161,8 @@ class OperationalTable(NamedTuple):
 
 
 class LeaderboardView(NamedTuple):
+    """The leaderboard as every rendering shows it (module docstring)."""
+
     benchmark_version: str  # stated once: every number is of this version
     alpha: str  # the Q_final weight, as a number's text ("0.5")
     last_update: str  # the newest scoring timestamp (the pages hold no clock)
