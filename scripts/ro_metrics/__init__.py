@@ -6,7 +6,7 @@
                    the ranking and the uncertainty methods
     3 corpus       reading and validating corpus files, the manifests, the cross-check
     4 rendering    languages and labels, Markdown, the HTML templates, SVG
-    5 leaderboard  the leaderboard page and leaderboard.md, the review view
+    5 leaderboard  the leaderboard's view, its page and leaderboard.md, the review view
       report       the findings report, its claims lint, the findings' charts
     6 history      metadata.json, snapshots, the changes report, verify
     7 site         the static site's pages

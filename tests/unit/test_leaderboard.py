@@ -15,7 +15,9 @@ from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas.ranking import ranked, tie_groups
 from ro_metrics.history.snapshot import earlier_snapshots
 from ro_metrics.leaderboard.leaderboard_page import render_page
+from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
 from ro_metrics.rendering.reliability_diagram import diagram_name
+from ro_metrics.rendering.translations import ENGLISH, language
 from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS
 
 
@@ -180,7 +182,6 @@ def test_committed_leaderboard_agrees_with_metrics_per_subject():
 
 def page_with(description: str, version: str) -> str:
     row = subject("atlas", version, "0.5") | {
-        "rank": "1",
         "pass_rate": "0.5",
         "mean_clipped_score": "6.0",
         "brier": "0.25",
@@ -201,19 +202,22 @@ def page_with(description: str, version: str) -> str:
         "pass_rate_family": "1.0",
         "mean_clipped_score_family": "12.0",
     }
-    return render_page(
+    view = leaderboard_view(
         benchmark_version="v1.0",
         alpha=0.5,
         last_update="2026-05-13T10:38:10Z",
-        rows=[row | {"rank_low": "1", "rank_high": "1"}],
-        tie_groups=[1],
-        uncertainty={},
+        subjects=[row],
+        uncertainty={("atlas", version, "rank"): {"ci_low": "1", "ci_high": "1"}},
         tracks={("atlas", version): "classic"},
-        families=[family],
         registry={"atlas": {"kind": "llm", "provider": "<b>P</b>", "description": description}},
+        families=[family],
+        critical_fails=[],
+    )
+    return render_page(
+        view,
+        language(ENGLISH),
         diagrams={("atlas", version): ("<svg></svg>", [(9, 1, Fraction(4, 5), Fraction(1))])},
         snapshots=["2026-04-30"],
-        critical_fails=[],
     )
 
 

@@ -11,7 +11,8 @@ from ro_metrics.contracts.records import ConsolidatedRun, PendingRun
 from ro_metrics.formulas import agreement_tables
 from ro_metrics.formulas.evidence import evidence
 from ro_metrics.formulas.per_run import per_run_row
-from ro_metrics.leaderboard.leaderboard_markdown import agreement_paragraph, ranking_section
+from ro_metrics.leaderboard.leaderboard_markdown import render_markdown
+from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
 from ro_metrics.leaderboard.review_view import (
     ARBITER_ROLE,
     ARBITRATED,
@@ -136,11 +137,12 @@ SPANISH_LINE = (
     ],
 )
 def test_the_agreement_line_in_both_languages(t, line, files):
-    markdown = agreement_paragraph(REVIEW.line, t)
+    markdown = render_markdown(board(REVIEW), t)
     linked = files.format(
         a="[agreement.csv](agreement.csv)", d="[divergent_runs.csv](divergent_runs.csv)"
     )
-    assert markdown == f"{line} {linked}"
+    # A paragraph of its own.
+    assert f"\n\n{line} {linked}\n\n" in markdown
     html = str(COMPONENTS.agreement_line(REVIEW.line, Labels(t)))
     assert html.startswith('<p class="note review-agreement">')
     assert '<a href="agreement.csv">agreement.csv</a>' in html
@@ -152,17 +154,15 @@ def test_the_agreement_line_in_both_languages(t, line, files):
 
 
 def test_an_undefined_statistic_shows_as_unknown():
-    line = review_summary([], [], PENDING[2:]).line
-    assert "classification — (95 % CI —–—)" in agreement_paragraph(line, EN)
+    markdown = render_markdown(board(review_summary([], [], PENDING[2:])), EN)
+    assert "classification — (95 % CI —–—)" in markdown
 
 
 def board_row(version, status="Eligible"):
+    """A row of metrics_per_subject.csv."""
     return {
         "subject_id": "atlas",
         "subject_version": version,
-        "rank": "1" if status == "Eligible" else "",
-        "rank_low": "",
-        "rank_high": "",
         "q_final": "0.5",
         "pass_rate": "0.5",
         "mean_clipped_score": "9.0",
@@ -180,21 +180,34 @@ def board_row(version, status="Eligible"):
 ROWS = [board_row("va"), board_row("vb"), board_row("vc")]
 
 
+def board(review):
+    """The leaderboard's view of ROWS (all three ranked 1, no rank interval)."""
+    return leaderboard_view(
+        benchmark_version="v1.0",
+        alpha=0.5,
+        last_update="2026-05-13T10:38:10Z",
+        subjects=ROWS,
+        uncertainty={},
+        tracks={("atlas", v): "classic" for v in ("va", "vb", "vc")},
+        registry={},
+        families=[],
+        critical_fails=[],
+        review=review,
+    )
+
+
 def ranking_html(t, review):
     return str(
         COMPONENTS.ranking_table(
-            ROWS,
-            [None] * 3,
-            {},
-            {("atlas", v): "classic" for v in ("va", "vb", "vc")},
-            {},
-            {},
-            lambda index, _row: f"#subject-{index}",
-            lambda _fail: None,
-            Labels(t),
-            review=review,
+            board(review), lambda row: f"#subject-{row.index}", lambda _fail: None, Labels(t)
         )
     )
+
+
+def ranking_section(review) -> str:
+    """leaderboard.md's ranking section: from its heading to the next one."""
+    markdown = render_markdown(board(review), EN)
+    return markdown.split("\n## Ranking\n", 1)[1].split("\n## ", 1)[0]
 
 
 def cells_of(html: str, version: str) -> list[str]:
@@ -236,8 +249,7 @@ def test_the_ranking_rows_pending_counts_and_flag(t, flag, pending_a, pending_b)
 
 
 def test_the_markdown_ranking_has_the_pending_columns_and_the_flag():
-    tracks = {("atlas", v): "classic" for v in ("va", "vb", "vc")}
-    section = ranking_section(ROWS, [None] * 3, {}, tracks, EN, REVIEW)
+    section = ranking_section(REVIEW)
     lines = [line for line in section.splitlines() if line.startswith("| ")]
     assert lines[0].endswith("| Status | Pending arbitration | Awaiting second review |")
     assert lines[1].endswith(
@@ -245,7 +257,7 @@ def test_the_markdown_ranking_has_the_pending_columns_and_the_flag():
     )
     assert lines[2].endswith("| Eligible | 0 | 1 |")
     assert lines[3].endswith("| Eligible | 0 | 0 |")
-    single = ranking_section(ROWS, [None] * 3, {}, tracks, EN)
+    single = ranking_section(None)
     assert "Pending" not in single and "⚠" not in single
 
 

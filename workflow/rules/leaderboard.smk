@@ -17,7 +17,8 @@ rule leaderboard:
         uncertainty=rules.uncertainty.output.table,
         # The neighbour tests: "separable" between adjacent ranks.
         rankings=rules.uncertainty.output.rankings,
-        operational_per_subject=rules.operational.output.per_subject,
+        # Header only without telemetry (then no operational table).
+        operational=rules.operational.output.per_subject,
         # The reviewers' agreement line (none with one reviewer per run).
         agreement=rules.agreement.output.agreement,
         divergent=rules.agreement.output.divergent,

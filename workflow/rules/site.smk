@@ -69,20 +69,22 @@ rule case_pages:
 rule front_pages:
     input:
         code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
-        leaderboard=rules.leaderboard.output.csv,
-        critical_fails=expand(rules.per_run.output.critical_fails, partition=PARTITIONS),
-        uncertainty=rules.uncertainty.output.table,
-        metadata=f"{STAGED}/metadata.json",
+        # The index's leaderboard: its view, read from the leaderboard's own inputs
+        # (leaderboard_view.read_leaderboard_view).
+        verdict=rules.leaderboard.input.verdict,
+        metadata=rules.leaderboard.input.metadata,
+        metrics_per_subject=rules.leaderboard.input.metrics_per_subject,
+        metrics_per_family=rules.leaderboard.input.metrics_per_family,
+        critical_fails=rules.leaderboard.input.critical_fails,
+        reviews=rules.leaderboard.input.reviews,
+        uncertainty=rules.leaderboard.input.uncertainty,
+        rankings=rules.leaderboard.input.rankings,
+        operational=rules.leaderboard.input.operational,
+        agreement=rules.leaderboard.input.agreement,
+        divergent=rules.leaderboard.input.divergent,
         findings=rules.findings.output.findings,
         charts=rules.findings.output.charts,
         reports=list(rules.findings_report.output),
-        # Header only without telemetry (then no operational table).
-        operational=rules.operational.output.per_subject,
-        # The reviewers' agreement and the runs pending review (none with one reviewer
-        # per run): the index's agreement line and pending counts, as the leaderboard's.
-        agreement=rules.agreement.output.agreement,
-        divergent=rules.agreement.output.divergent,
-        reviews=expand(rules.per_run.output.reviews, partition=PARTITIONS),
         matrix=expand(rules.version_pages.output.matrix, partition=PARTITIONS),
         golds=rules.load_golds.output[0],
     output:

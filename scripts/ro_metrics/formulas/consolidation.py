@@ -293,17 +293,6 @@ def coverage_with_reviews(rows: list[CoverageRow], pending: list[PendingRun]) ->
     return out
 
 
-def with_pending_counts(
-    rows: list[list], keys: list[tuple[str, str]], pending: list[PendingRun]
-) -> list[list]:
-    """leaderboard.csv's rows (keys: each row's subject_id, subject_version) with the
-    version's pending counts and whether a critical-fail disagreement of it is pending
-    arbitration (tables.LEADERBOARD_REVIEW_COLUMNS): the version's status may change
-    when the arbiter decides."""
-    counts = pending_counts(pending)
-    return [[*row, *counts.get(key, (0, 0, False))] for row, key in zip(rows, keys, strict=True)]
-
-
 def counted_scorings(runs: list[ConsolidatedRun]) -> set[tuple[str, str, str, str]]:
     """(subject_id, case_id, run_id, reviewer_id) of every scoring that counts: the
     single one, both primaries of a mean, or the arbiter."""

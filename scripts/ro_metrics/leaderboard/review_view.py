@@ -4,9 +4,9 @@ counts and its pending critical-fail disagreement) and the site's run view (a ru
 scorings grouped, each with its role, and which one counts), shown where the data have
 them: runs with several scorings, or pending their review.
 
-Data only: the leaderboard's templates (components.html), leaderboard.md
-(leaderboard_markdown.py) and the site's run markup (site_pages.py) print it in each
-language. Every number of the agreement line is a published text (agreement.csv,
+Data only: the leaderboard's view carries the summary (leaderboard_view.py), its
+templates (components.html, leaderboard.md) and the site's run markup (site_pages.py)
+print it in each language. Every number of the agreement line is a published text (agreement.csv,
 divergent_runs.csv, pending_runs.csv), so the pages cannot disagree with the files.
 """
 

@@ -66,13 +66,12 @@ from ro_metrics.formulas.consolidation import (
     PENDING_ARBITRATION,
 )
 from ro_metrics.formulas.evidence import Evidence
-from ro_metrics.leaderboard.leaderboard_page import fails_by_version, operational_table
+from ro_metrics.leaderboard.leaderboard_view import LeaderboardRow, LeaderboardView
 from ro_metrics.leaderboard.review_view import (
     ARBITER_ROLE,
     PRIMARY_ROLE,
     RULE_LABELS,
     ReviewedRun,
-    ReviewSummary,
 )
 from ro_metrics.rendering.html_fragments import evidence_html, number, text
 from ro_metrics.rendering.page_templates import Labels, macros, render
@@ -880,49 +879,30 @@ def render_case_page(
 
 
 def render_index(
-    *,
-    benchmark_version,
-    alpha,
-    last_update,
-    rows,
-    tie_groups,
-    uncertainty,
-    tracks,
-    providers,
-    critical_fails,
-    case_ids,
-    matrix_rows,
+    view: LeaderboardView,
     t: Language,
-    operational=None,
-    review: ReviewSummary | None = None,
+    *,
+    case_ids: list[str],
+    matrix_rows: list[str],
 ) -> str:
-    """The site's index in language t: the leaderboard and the matrix (module docstring;
-    matrix_rows: the versions' rows in this language); with the rows of
-    operational_per_subject.csv (a corpus with telemetry), the operational table; under
-    double review (review), the leaderboard's agreement line and pending counts."""
+    """The site's index in language t: the leaderboard's view (its agreement line and
+    pending counts under double review, its operational table with telemetry; no
+    neighbour tests) and the matrix (module docstring; matrix_rows: the versions' rows
+    in this language, in the view's order)."""
 
-    def subject_href(_index, row):
-        return version_page(row["subject_id"], row["subject_version"])
+    def subject_href(row: LeaderboardRow) -> str:
+        return version_page(row.subject_id, row.subject_version)
 
-    def run_href(fail):
+    def run_href(fail: dict[str, str]) -> str:
         page = version_page(fail["subject_id"], fail["subject_version"])
         return f"{page}#{run_anchor(fail['case_id'], fail['run_id'])}"
 
     return render(
         "site_index.html",
+        view=view,
         t=Labels(t),
-        version=benchmark_version,
-        alpha=alpha,
-        last_update=last_update,
-        rows=rows,
-        tie_groups=tie_groups,
-        uncertainty=uncertainty,
-        tracks=tracks,
-        providers=providers,
-        fails_of=fails_by_version(critical_fails),
         subject_href=subject_href,
         run_href=run_href,
-        operational=operational_table(rows, operational, t) if operational else None,
         language_target=other_edition_href(INDEX, t),
         findings_href=FINDINGS,
         case_ids=case_ids,
@@ -931,7 +911,6 @@ def render_index(
         matrix_rows=Markup("".join(matrix_rows)),  # noqa: S704
         letter_css=LETTER_CSS,
         critical_css=CRITICAL_CSS,
-        review=review,
         PASS=PASS,
         CONDITIONAL=CONDITIONAL,
         FAIL=FAIL,
