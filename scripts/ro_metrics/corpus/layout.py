@@ -36,7 +36,7 @@ BATCH_LOG_SUFFIX = ".csv"
 RUNNER_ERRORS_FOLDER = "_errors"
 
 FILE, FOLDER, MISSING, OUTSIDE = "file", "folder", "missing", "outside"
-# What a load job reports for a manifest entry that is not a file to read.
+# What a load job reports for an entry of the corpus scan that is not a file to read.
 NOT_A_FILE = {
     FOLDER: "unexpected folder (not part of the corpus layout)",
     OUTSIDE: "symbolic link to a place outside the corpus; not followed",
@@ -46,7 +46,7 @@ NOT_A_FILE = {
 
 @dataclass(frozen=True)
 class Entry:
-    """One line of a manifest: an entry of the corpus, relative to its root."""
+    """One line of the corpus scan: an entry of the corpus, relative to its root."""
 
     kind: str
     path: str
@@ -153,7 +153,7 @@ def _scan_folder(root: str, relative: str, skip: frozenset, stat: bool = True) -
 
 
 def group_partitions(subjects: dict[str, list[str]], n_partitions: int) -> dict[str, list[str]]:
-    """The manifest lines of each subject folder, grouped by partition and sorted."""
+    """The corpus scan's lines of each subject folder, grouped by partition and sorted."""
     partitions = {pid: [] for pid in partition_ids(n_partitions)}
     for name, lines in subjects.items():
         partitions[partition_of(name, n_partitions)].extend(lines)

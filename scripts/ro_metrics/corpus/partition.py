@@ -1,6 +1,6 @@
 """Checking the responses and scorings of one partition of subjects (step 1a).
 
-Reads the files listed in the partition's manifest, validates each against its JSON
+Reads the partition's entries (layout.partition_entries), validates each against its JSON
 Schema and against its path, and checks what can be checked inside one subject:
 every scoring has its response, with the same subject_version, a (case, subject,
 run) has at most the scorings the review policy allows (v1.0: one; with two
@@ -9,12 +9,10 @@ of a subject's folder share an evaluation_id (the benchmark's ids leave out the
 subject, so the same id in two subjects' folders is normal). Problems are collected, not raised: the
 cross-check step reports those of every partition together.
 
-The job keeps what it learnt of each file (its digest, the fields later steps need,
-the lengths of a response's alternatives and key_signals, its problems) in a
-per-partition file cache, and on the next run re-reads only the files whose size or
-timestamps changed, so adding one scoring costs one file read.
-The cache is discarded whenever the schemas, this code, the corpus or the
-benchmark version change.
+Each file gives its digest, the fields later steps need, the lengths of a response's
+alternatives and key_signals, and its problems. The job reads every file of its
+partition; Snakemake reruns it when the partition's entries change (their digest is one
+of the job's parameters), and when its code or schemas do.
 """
 
 import hashlib
@@ -72,7 +70,7 @@ class FileChecker:
         self.scoring_check = SchemaCheck(scoring_schema)
 
     def check(self, entry) -> list:
-        """[kind, sha256, record or None, problems] of one manifest entry."""
+        """[kind, sha256, record or None, problems] of one of the partition's entries."""
         if entry.kind != FILE:
             return [OTHER, "", None, [NOT_A_FILE[entry.kind]]]
         parts = entry.path.split("/")
@@ -120,10 +118,10 @@ class FileChecker:
             # The schema's "integer" admits 78.0, as the benchmark does: published as 78.
             int(document["confidence"]),
             document.get("track", "classic"),
-            # Kept serialised: the file cache and the published runs carry it as it is.
+            # Kept serialised: the published runs carry it as it is.
             json_bytes(public_answer(document)).decode("utf-8"),
-            # Counted here, so the file cache keeps them: an unchanged response is not
-            # re-read nor its answer decoded again to give its AnswerShape.
+            # Counted here, while the document is decoded: its AnswerShape needs no
+            # second decoding of the answer.
             len(document["alternatives"]),
             len(document["key_signals"]),
         ]
@@ -330,7 +328,7 @@ def partition_summary(
                 scored_runs.append(run)
                 published_runs.append(published)
                 critical_fails += critical
-    # files follows the manifest, which is sorted by path
+    # files follows the partition's entries, which are sorted by path
     file_digests = [
         InputDigest(path, result[1]) for path, (_, _, _, result) in files.items() if result[1]
     ]
