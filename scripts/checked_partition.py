@@ -36,7 +36,7 @@ def main(smk) -> None:
         smk.params.max_file_bytes,
     )
     entries = partition_entries(corpus, version, partition, smk.params.n_partitions)
-    files, _ = check_files(entries, checker, {})
+    files = check_files(entries, checker)
     loaded = partition_summary(partition, files, version, smk.params.max_scorings_per_run)
     summary = loaded.summary
     write_scored_runs(smk.output.runs, loaded.scored_runs)

@@ -83,9 +83,8 @@ class PublishedRun(NamedTuple):
     """A scored run with the public fields of its response and scoring (in a
     PublishedVersion).
 
-    The load step writes `answer` and `scoring` as the JSON it keeps in its file cache
-    (orjson.Fragment, already serialised), so an incremental load does not rebuild
-    them; the reader returns the records.
+    The load step writes `answer` and `scoring` as JSON it serialised once, when it
+    checked the file (orjson.Fragment); the reader returns the records.
     """
 
     run: ScoredRun
@@ -548,7 +547,7 @@ def read_ranking_evidence(path) -> RankingEvidence:
     )
 
 
-# --- Two reviewers and an arbiter (multi-reviewer.md): the consolidation step's record
+# --- Two reviewers and an arbiter (multi-reviewer.md): the per-run step's record
 # of a run scored by two primaries, the unit of the agreement statistics.
 
 
@@ -624,7 +623,7 @@ class PendingRun(NamedTuple):
 
 @dataclass(frozen=True)
 class Consolidation:
-    """What the consolidation step hands the per-run step: the runs the metrics count,
+    """What the per-run step's consolidation gives: the runs the metrics count,
     by (subject_id, case_id, run_id), and the runs pending, in the same order."""
 
     runs: list[ConsolidatedRun]

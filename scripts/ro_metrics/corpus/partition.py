@@ -15,7 +15,6 @@ partition; Snakemake reruns it when the partition's entries change (their digest
 of the job's parameters), and when its code or schemas do.
 """
 
-import hashlib
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -202,32 +201,17 @@ def public_answer(document: dict) -> PublicAnswer:
     )
 
 
-def fingerprint(parts: list[str], sources: list[Path]) -> str:
-    """What the cached file checks depend on besides the files themselves."""
-    digest = hashlib.sha256("\n".join(parts).encode("utf-8"))
-    for path in sources:
-        digest.update(Path(path).read_bytes())
-    return digest.hexdigest()
-
-
-def check_files(entries, checker: FileChecker, cache: dict) -> tuple[dict, int]:
-    """Per-path [size, mtime_ns, ctime_ns, result], reusing unchanged files' results."""
+def check_files(entries, checker: FileChecker) -> dict:
+    """Per-path [size, mtime_ns, ctime_ns, result]: every entry of the partition checked."""
     files = {}
-    read = 0
     last_report = started = time.monotonic()
     for done, entry in enumerate(entries, start=1):
-        key = [entry.size, entry.mtime_ns, entry.ctime_ns]
-        cached = cache.get(entry.path)
-        if cached is not None and cached[:3] == key:
-            files[entry.path] = cached
-            continue
-        files[entry.path] = [*key, checker.check(entry)]
-        read += 1
+        files[entry.path] = [entry.size, entry.mtime_ns, entry.ctime_ns, checker.check(entry)]
         if time.monotonic() - last_report > PROGRESS_SECONDS:
             last_report = time.monotonic()
             elapsed = last_report - started
             tell(f"  {done:,} of {len(entries):,} files checked ({elapsed:.0f} s)")
-    return files, read
+    return files
 
 
 @dataclass(frozen=True)
