@@ -26,21 +26,7 @@ def main(smk) -> None:
     log = step_logger("front_pages", smk.log[0])
     folder, version = smk.output[0], smk.params.benchmark_version
     case_ids = sorted(read_golds_summary(smk.input.golds).golds)
-    view = read_leaderboard_view(
-        verdict=smk.input.verdict,
-        metadata=smk.input.metadata,
-        metrics_per_subject=smk.input.metrics_per_subject,
-        metrics_per_family=smk.input.metrics_per_family,
-        critical_fails=smk.input.critical_fails,
-        reviews=smk.input.reviews,
-        uncertainty=smk.input.uncertainty,
-        rankings=smk.input.rankings,
-        operational=smk.input.operational,
-        agreement=smk.input.agreement,
-        divergent=smk.input.divergent,
-        benchmark_version=version,
-        alpha=smk.params.alpha,
-    )
+    view = read_leaderboard_view(smk.input, benchmark_version=version, alpha=smk.params.alpha)
     matrix = {
         (row.subject_id, row.subject_version): row.html
         for path in smk.input.matrix

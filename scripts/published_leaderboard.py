@@ -45,19 +45,7 @@ def main(smk) -> None:
     without_cycle_collector()
     log = step_logger("leaderboard", smk.log[0])
     view = read_leaderboard_view(
-        verdict=smk.input.verdict,
-        metadata=smk.input.metadata,
-        metrics_per_subject=smk.input.metrics_per_subject,
-        metrics_per_family=smk.input.metrics_per_family,
-        critical_fails=smk.input.critical_fails,
-        reviews=smk.input.reviews,
-        uncertainty=smk.input.uncertainty,
-        rankings=smk.input.rankings,
-        operational=smk.input.operational,
-        agreement=smk.input.agreement,
-        divergent=smk.input.divergent,
-        benchmark_version=smk.params.benchmark_version,
-        alpha=smk.params.alpha,
+        smk.input, benchmark_version=smk.params.benchmark_version, alpha=smk.params.alpha
     )
     # leaderboard.csv: the columns the review policy publishes.
     columns = leaderboard_columns(smk.params.reviewers_per_run)

@@ -34,6 +34,7 @@ from ro_metrics.contracts.tables import (
     CRITICAL_FAIL_COLUMNS,
     DIVERGENT_RUN_COLUMNS,
     FAMILY_COLUMNS,
+    OPERATIONAL_MEASURES,
     OPERATIONAL_SUBJECT_COLUMNS,
     SUBJECT_COLUMNS,
     assembled_table,
@@ -215,15 +216,9 @@ def cost_shown(row: dict[str, str]) -> Shown | None:
     return Shown(decimal_text(cost, PLACES), False)
 
 
-OPERATIONAL_NUMBERS = (
-    "n_runs",
-    "mean_input_tokens",
-    "mean_output_tokens",
-    "output_to_input_ratio",
-    "median_latency_s",
-    "p95_latency_s",
-)
+# The prices are shown per million tokens; the other measures as published.
 PRICES = ("price_per_input_token_usd", "price_per_output_token_usd")
+OPERATIONAL_NUMBERS = tuple(name for name in OPERATIONAL_MEASURES if name not in PRICES)
 
 
 def operational_values(row: dict[str, str]) -> Operational:
@@ -361,46 +356,34 @@ def leaderboard_view(
     )
 
 
-def read_leaderboard_view(
-    *,
-    verdict,
-    metadata,
-    metrics_per_subject,
-    metrics_per_family,
-    critical_fails,
-    reviews,
-    uncertainty,
-    rankings,
-    operational,
-    agreement,
-    divergent,
-    benchmark_version: str,
-    alpha,
-) -> LeaderboardView:
+def read_leaderboard_view(files, *, benchmark_version: str, alpha) -> LeaderboardView:
     """The view from the files the steps staged for publish (each table's partitions
-    assembled as publish assembles them; paths as the rules leaderboard and front_pages
-    name their inputs): the one reading of them for every rendering."""
-    checked = read_verdict(verdict)
-    pending = [run for path in reviews for run in read_partition_reviews(path).pending]
+    assembled as publish assembles them): the one reading of them for every rendering.
+    files: the rule's input (rules leaderboard and front_pages name them alike), with
+    the paths verdict, metadata, uncertainty, rankings, operational, agreement,
+    divergent, and the partitions' metrics_per_subject, metrics_per_family,
+    critical_fails, reviews."""
+    checked = read_verdict(files.verdict)
+    pending = [run for path in files.reviews for run in read_partition_reviews(path).pending]
     return leaderboard_view(
         benchmark_version=benchmark_version,
         alpha=alpha,
-        last_update=read_json(metadata)["newest_scoring_utc"],
-        subjects=assembled_table(metrics_per_subject, SUBJECT_COLUMNS),
-        uncertainty=read_uncertainty(uncertainty),
+        last_update=read_json(files.metadata)["newest_scoring_utc"],
+        subjects=assembled_table(files.metrics_per_subject, SUBJECT_COLUMNS),
+        uncertainty=read_uncertainty(files.uncertainty),
         tracks={(subject_id, version): track for subject_id, version, track in checked.tracks},
         registry=checked.subjects,
-        families=assembled_table(metrics_per_family, FAMILY_COLUMNS),
-        critical_fails=assembled_table(critical_fails, CRITICAL_FAIL_COLUMNS),
+        families=assembled_table(files.metrics_per_family, FAMILY_COLUMNS),
+        critical_fails=assembled_table(files.critical_fails, CRITICAL_FAIL_COLUMNS),
         # Without telemetry the operational step writes the header only: no table.
-        operational=read_table(operational, OPERATIONAL_SUBJECT_COLUMNS)
+        operational=read_table(files.operational, OPERATIONAL_SUBJECT_COLUMNS)
         if checked.has_telemetry
         else None,
-        neighbours=read_ranking_evidence(rankings).neighbours,
+        neighbours=read_ranking_evidence(files.rankings).neighbours,
         # None when no run has two primaries and none is pending.
         review=review_summary(
-            read_table(agreement, AGREEMENT_COLUMNS),
-            read_table(divergent, DIVERGENT_RUN_COLUMNS),
+            read_table(files.agreement, AGREEMENT_COLUMNS),
+            read_table(files.divergent, DIVERGENT_RUN_COLUMNS),
             pending,
         ),
     )
