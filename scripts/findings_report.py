@@ -1,24 +1,16 @@
-"""Rule findings_report: the findings report, results/findings.md and findings.es.md.
+"""Rule findings_report: the findings report, findings.md and findings.es.md.
 
-Renders each language's template (config findings_templates) on the published
-results/findings.json (ro_metrics.report.report_templates) and checks its prose for
+Renders each language's template (config findings_templates) on findings.json, the
+facts published with it (ro_metrics.report.report_templates), and checks its prose for
 typed numbers (ro_metrics.report.claims_lint): warnings, or errors with config
 strict=true. Every problem of both editions is reported, one line each, before
-anything is written; then each file is written only when its bytes change (otherwise
-only its date moves, so that Snakemake sees it up to date and the site's report page,
-written from its bytes, is not rewritten).
+anything is written.
 """
 
-import os
 import sys
 from pathlib import Path
 
-from ro_metrics.contracts.files import (
-    step_logger,
-    tell,
-    without_cycle_collector,
-    write_bytes_if_changed,
-)
+from ro_metrics.contracts.files import step_logger, without_cycle_collector, write_bytes_atomic
 from ro_metrics.contracts.records import read_findings
 from ro_metrics.report.claims_lint import lint_template
 from ro_metrics.report.report_templates import ReportError, render_report, version_names
@@ -44,13 +36,8 @@ def main(smk) -> None:
         )
         sys.exit(1)
     for code, content in editions.items():
-        path = Path(getattr(smk.output, code))
-        if write_bytes_if_changed(path, content):
-            log.info("written: %s", path)
-        else:
-            os.utime(path)  # Snakemake's output must be newer than its inputs
-            log.info("unchanged: %s", path)
-    tell(f"findings report: {', '.join(smk.output)}")
+        write_bytes_atomic(getattr(smk.output, code), content)
+    log.info("findings report written: %s", ", ".join(smk.output))
 
 
 if __name__ == "__main__":

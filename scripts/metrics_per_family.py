@@ -12,7 +12,7 @@ from ro_metrics.formulas.aggregates import family_rows
 def main(smk) -> None:
     without_cycle_collector()
     log = step_logger("metrics_per_family", smk.log[0])
-    rows = family_rows(read_per_run(smk.input.per_run))
+    rows = family_rows(read_per_run(smk.input.counted))
     write_csv(smk.output[0], FAMILY_COLUMNS, rows)
     log.info("%d (subject version, family) rows written", len(rows))
 

@@ -12,7 +12,7 @@ from ro_metrics.formulas.aggregates import subject_rows
 def main(smk) -> None:
     without_cycle_collector()
     log = step_logger("metrics_per_subject", smk.log[0])
-    rows = subject_rows(read_per_run(smk.input.per_run), smk.params.alpha)
+    rows = subject_rows(read_per_run(smk.input.counted), smk.params.alpha)
     write_csv(smk.output[0], SUBJECT_COLUMNS, rows)
     log.info("%d subject versions written", len(rows))
 

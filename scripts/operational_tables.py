@@ -1,28 +1,27 @@
 """Rule operational: operational_per_subject.csv and operational_per_family.csv (telemetry.md).
 
-Reads the runner's batch logs (logs/batch_logs/*.csv, listed in their own manifest)
-and the list of response paths, and counts the latest passing call of each run that
-has a response (ro_metrics.corpus.telemetry). Its inputs change with the telemetry and
-with the set of responses, never with a scoring, so a new scoring does not rerun it.
+Reads the runner's batch logs (logs/batch_logs/*.csv) and which responses exist, and
+counts the latest passing call of each run that has a response
+(ro_metrics.corpus.telemetry). It reruns when the telemetry or the set of responses
+changes, never for a scoring.
 
 Problems of the telemetry are not raised here: they go, with the calls that need a
 check against their responses, into the step's summary (records.OperationalSummary),
 and the cross-check reports them with every other problem of the corpus. Without
-telemetry both tables are written empty (header only) and the summary says so:
-publish then publishes neither.
+telemetry both tables are written empty (header only) and not published.
 """
 
 import hashlib
 from pathlib import Path
 
-from ro_metrics.contracts.files import read_json, step_logger, without_cycle_collector, write_json
+from ro_metrics.contracts.files import step_logger, without_cycle_collector
 from ro_metrics.contracts.records import OperationalSummary, Problem, write_operational_summary
 from ro_metrics.contracts.tables import (
     OPERATIONAL_FAMILY_COLUMNS,
     OPERATIONAL_SUBJECT_COLUMNS,
     write_csv,
 )
-from ro_metrics.corpus.layout import read_manifest, read_response_paths
+from ro_metrics.corpus.layout import response_paths, telemetry_entries
 from ro_metrics.corpus.telemetry import (
     read_batch_logs,
     response_keys,
@@ -35,24 +34,19 @@ from ro_metrics.formulas.operational import operational_rows
 def main(smk) -> None:
     without_cycle_collector()
     log = step_logger("operational", smk.log[0])
-    # The cached file checks are valid only for this code: its stamp's digests.
-    fingerprint = hashlib.sha256(Path(smk.input.modules).read_bytes()).hexdigest()
-    cache = {}
-    if Path(smk.output.files).is_file():
-        previous = read_json(smk.output.files)
-        if previous.get("fingerprint") == fingerprint:
-            cache = previous["files"]
-    entries = read_manifest(smk.input.telemetry)
-    logs, read = read_batch_logs(entries, smk.params.corpus, cache)
-    write_json(smk.output.files, {"fingerprint": fingerprint, "files": logs})
+    corpus = Path(smk.params.corpus)
+    entries = telemetry_entries(corpus)
+    logs = read_batch_logs(entries, smk.params.corpus)
 
     problems, calls, n_failed = [], [], 0
-    for path, (*_, batch_log) in logs.items():
+    for path, batch_log in logs.items():
         problems += [Problem(path, message) for message in batch_log.problems]
         calls += batch_log.calls
         n_failed += batch_log.n_failed
     # Without telemetry no response lacks "its" call: there is nothing to match.
-    responses = response_keys(read_response_paths(smk.input.responses)) if entries else set()
+    responses = (
+        response_keys(response_paths(corpus, smk.params.benchmark_version)) if entries else set()
+    )
     selection = select_calls(calls, responses)
     write_csv(
         smk.output.per_subject,
@@ -65,7 +59,7 @@ def main(smk) -> None:
         operational_rows(selection.counted, per_family=True),
     )
     digest = hashlib.sha256(
-        "".join(f"{path}\t{result[3].digest}\n" for path, result in logs.items()).encode()
+        "".join(f"{path}\t{result.digest}\n" for path, result in logs.items()).encode()
     )
     summary = OperationalSummary(
         has_telemetry=bool(entries),
@@ -81,12 +75,11 @@ def main(smk) -> None:
     )
     write_operational_summary(smk.output.summary, summary)
     log.info(
-        "%d batch log(s) (%d read, the others unchanged), %d problem(s); %d passing calls "
+        "%d batch log(s), %d problem(s); %d passing calls "
         "counted, %d superseded by a later passing call of the same run, %d without token "
         "counts or latency, %d without a response; %d failed calls; %d responses without "
         "a passing call",
         len(entries),
-        read,
         len(problems),
         len(selection.counted),
         selection.n_superseded,

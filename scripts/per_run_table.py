@@ -1,36 +1,51 @@
-"""Step 2 (rule per_run): the per-run table, results/per_run.csv (aggregated_metrics.md §2).
+"""Step 2 (rule per_run, one job per partition): the partition's per-run tables.
 
-One row per checked (case, subject, run, reviewer) tuple, sorted by (subject_id,
-case_id, run_id, reviewer_id), written twice (tables.write_per_run): the published
-CSV and the same typed rows for steps 3-4; beside it criterion_scores.csv (the six
-criterion scores of each run) and a summary for the changes step.
+The runs the metrics count are consolidated here (ro_metrics.corpus.reviewers.consolidate,
+multi-reviewer.md): with one reviewer per run each run is its one scoring (method
+"single", the identity), under double review the mean of two agreeing primaries or an
+arbiter's scoring, or pending and left out. From them and the public golds:
 
-The metrics' rows (per_run.table.json) are the consolidation's runs: per_run.csv's own
-rows with one reviewer per run; under double review one per consolidated run, and
-beside them per_run_consolidated.csv and pending_runs.csv (multi-reviewer.md).
+- per_run.csv's rows (aggregated_metrics.md §2): one per checked (case, subject, run,
+  reviewer), every scoring, sorted by (subject_id, case_id, run_id, reviewer_id); and
+  criterion_scores.csv's, in the same order;
+- per_run_consolidated.csv's and pending_runs.csv's rows (published under double review);
+- critical_fails.csv's rows: each critical fail of a scoring that counts, with the model's
+  own words behind it (ro_metrics.formulas.evidence);
+- counted.json: the per-run rows of the runs that count, typed, for the metrics;
+- consolidation.json: which scoring of each run counts, for the site's pages;
+- reviews.json (records.PartitionReviews): the reviews' problems and pending scorings,
+  the review pairs, the pending runs and the newest scoring, for the global steps.
 
-It reads the loaded runs and golds, not the cross-check's verdict (which changes with
-the telemetry too): what it stages is published only once the cross-check accepted
-the corpus. On a corpus the cross-check refuses, a scored run of a case without a
-(valid) gold is left out here and named there.
+It reads the loaded runs and golds, not the cross-check's verdict (which changes with the
+telemetry too): what it makes is published only once the cross-check accepted the
+corpus. A scored run of a case without a (valid) gold is left out here and named there.
 """
+
+from pathlib import Path
 
 from ro_metrics.contracts.files import step_logger, without_cycle_collector
 from ro_metrics.contracts.records import (
-    PerRunSummary,
-    read_consolidation,
+    PartitionReviews,
+    read_critical_fails,
     read_golds_summary,
     read_scored_runs,
-    write_per_run_summary,
+    write_consolidation,
+    write_partition_reviews,
 )
 from ro_metrics.contracts.tables import (
     CONSOLIDATED_COLUMNS,
     CRITERION_COLUMNS,
+    CRITICAL_FAIL_COLUMNS,
     PENDING_COLUMNS,
+    PER_RUN_COLUMNS,
     write_csv,
-    write_per_run,
+    write_per_run_table,
 )
 from ro_metrics.contracts.vocabulary import newest_timestamp
+from ro_metrics.corpus.layout import REVIEWERS
+from ro_metrics.corpus.reviewers import consolidate, read_reviewers
+from ro_metrics.formulas.consolidation import ReviewPolicy, counted_scorings
+from ro_metrics.formulas.evidence import critical_fail_rows
 from ro_metrics.formulas.per_run import (
     consolidated_rows,
     criterion_rows,
@@ -42,39 +57,74 @@ from ro_metrics.formulas.per_run import (
 def main(smk) -> None:
     without_cycle_collector()
     log = step_logger("per_run", smk.log[0])
+    policy = ReviewPolicy(**smk.params.policy)
+    policy = policy._replace(divergence_rules=tuple(policy.divergence_rules))
     golds = read_golds_summary(smk.input.golds).golds
-    runs = [run for path in smk.input.runs for run in read_scored_runs(path)]
+    runs = read_scored_runs(smk.input.runs)
     without_gold = [run for run in runs if run.case_id not in golds]
     if without_gold:
         log.info(
             "%d scored runs have no (valid) gold; the cross-check names them", len(without_gold)
         )
         runs = [run for run in runs if run.case_id in golds]
-    rows = per_run_rows(runs, golds)
-    # The runs the metrics count: the consolidation's when it ran (with one reviewer per
-    # run, the same rows as per_run.csv's), else per_run.csv's own rows.
-    if not smk.params.consolidated:
-        write_per_run(rows, smk.output.csv, smk.output.table)
-    else:
-        consolidation = read_consolidation(smk.input.consolidation)
-        counted = per_run_rows(consolidation.runs, golds)
-        write_per_run(rows, smk.output.csv, smk.output.table, counted)
-    if smk.params.double_review:
-        write_csv(
-            smk.output.consolidated,
-            CONSOLIDATED_COLUMNS,
-            consolidated_rows(consolidation.runs, golds),
-        )
-        write_csv(smk.output.pending, PENDING_COLUMNS, pending_rows(consolidation.pending))
-        log.info(
-            "%d consolidated runs, %d pending their review",
-            len(consolidation.runs),
-            len(consolidation.pending),
-        )
-    write_csv(smk.output.criteria, CRITERION_COLUMNS, criterion_rows(runs))
+
+    corpus = Path(smk.params.corpus)
+    registry_problems = []
+    reviewers = read_reviewers(
+        corpus,
+        smk.input.reviewers_schema,
+        smk.params.max_file_bytes,
+        lambda path, message: registry_problems.append((path, message)),
+    )
+    result = consolidate(
+        runs,
+        golds,
+        reviewers,
+        policy,
+        smk.params.benchmark_version,
+        registry_missing=not (corpus / REVIEWERS).is_file(),
+    )
+    consolidation = result.consolidation
+
+    write_csv(smk.output.per_run, PER_RUN_COLUMNS, per_run_rows(runs, golds))
+    write_csv(smk.output.criterion_scores, CRITERION_COLUMNS, criterion_rows(runs))
+    write_csv(
+        smk.output.per_run_consolidated,
+        CONSOLIDATED_COLUMNS,
+        consolidated_rows(consolidation.runs, golds),
+    )
+    write_csv(smk.output.pending_runs, PENDING_COLUMNS, pending_rows(consolidation.pending))
+    counted = counted_scorings(consolidation.runs)
+    fails = [
+        fail
+        for fail in read_critical_fails(smk.input.critical_fails)
+        if (fail.subject_id, fail.case_id, fail.run_id, fail.reviewer_id) in counted
+    ]
+    write_csv(smk.output.critical_fails, CRITICAL_FAIL_COLUMNS, critical_fail_rows(fails))
+    write_per_run_table(smk.output.counted, per_run_rows(consolidation.runs, golds))
+    write_consolidation(smk.output.consolidation, consolidation)
     newest = newest_timestamp(run.scoring_timestamp_utc for run in runs) if runs else ""
-    write_per_run_summary(smk.output.summary, PerRunSummary(len(rows), newest))
-    log.info("%d per-run rows written", len(rows))
+    write_partition_reviews(
+        smk.output.reviews,
+        PartitionReviews(
+            reviewers_per_run=policy.reviewers_per_run,
+            problems=sorted([*registry_problems, *result.problems]),
+            pending_scorings=result.pending,
+            pairs=result.pairs,
+            pending=consolidation.pending,
+            newest_scoring_utc=newest,
+        ),
+    )
+    log.info(
+        "%d per-run rows, %d runs counted, %d pending their review, %d review pairs, "
+        "%d critical fails of the scorings that count, %d problem(s)",
+        len(runs),
+        len(consolidation.runs),
+        len(consolidation.pending),
+        len(result.pairs),
+        len(fails),
+        len(registry_problems) + len(result.problems),
+    )
 
 
 if __name__ == "__main__":

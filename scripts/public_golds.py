@@ -9,16 +9,17 @@ from pathlib import Path
 from ro_metrics.contracts.files import step_logger, without_cycle_collector
 from ro_metrics.contracts.records import write_golds_summary
 from ro_metrics.corpus.golds import load_golds
-from ro_metrics.corpus.layout import read_manifest
+from ro_metrics.corpus.layout import gold_entries
 
 
 def main(smk) -> None:
     without_cycle_collector()
     log = step_logger("load_golds", smk.log[0])
+    corpus, version = Path(smk.params.corpus), smk.params.benchmark_version
     result = load_golds(
-        Path(smk.params.corpus),
-        smk.params.benchmark_version,
-        read_manifest(smk.input.manifest),
+        corpus,
+        version,
+        gold_entries(corpus, version),
         smk.input.gold_schema,
         smk.params.max_file_bytes,
     )

@@ -6,10 +6,9 @@ the corpus' records, so a release report quotes computed values only
 § 5 by formulas.answer_structure (the responses' AnswerShapes), § 6 by
 formulas.cost_quality (operational_per_subject.csv when the corpus has telemetry), the
 neighbour tests and bootstrap ranks from the uncertainty step's rankings.json, the
-critical fails' evidence as publish finds it (formulas.evidence). The charts
-(report.findings_charts), English `<stem>.svg` and Spanish `<stem>.es.svg`, are
-written into the charts folder only when their bytes change, so a chart whose data did
-not change keeps its file and date. The step's last log line is its own wall and CPU
+critical fails of the scorings that count with their evidence (the per-run steps'). The
+charts (report.findings_charts): English `<stem>.svg` and Spanish `<stem>.es.svg`. The
+step's last log line is its own wall and CPU
 seconds from the start of main (`findings: ... in X s (CPU Y s)`): the bench's
 findings_cold and findings_step rows read it, as the job shares the run with others.
 
@@ -21,24 +20,22 @@ import sys
 import time
 from pathlib import Path
 
-from ro_metrics.contracts.files import (
-    step_logger,
-    without_cycle_collector,
-    write_bytes_atomic,
-    write_bytes_if_changed,
-)
+from ro_metrics.contracts.files import step_logger, without_cycle_collector, write_bytes_atomic
+from ro_metrics.contracts.published import chart_file
 from ro_metrics.contracts.records import (
     findings_bytes,
     read_answer_shapes,
-    read_critical_fails,
     read_ranking_evidence,
     read_verdict,
 )
 from ro_metrics.contracts.tables import (
     CRITERION_COLUMNS,
+    CRITICAL_FAIL_COLUMNS,
     FAMILY_HEATMAP_COLUMNS,
     OPERATIONAL_SUBJECT_COLUMNS,
     SUBJECT_COLUMNS,
+    assembled_rows,
+    assembled_table,
     read_per_run,
     read_table,
     write_csv,
@@ -46,7 +43,6 @@ from ro_metrics.contracts.tables import (
 from ro_metrics.contracts.vocabulary import family_of
 from ro_metrics.formulas.answer_structure import structure_facts
 from ro_metrics.formulas.cost_quality import cost_facts
-from ro_metrics.formulas.evidence import critical_fail_rows
 from ro_metrics.formulas.findings import (
     FindingsInputError,
     Leaderboard,
@@ -55,7 +51,7 @@ from ro_metrics.formulas.findings import (
 )
 from ro_metrics.formulas.operational import cost_per_case
 from ro_metrics.rendering.translations import LANGUAGES
-from ro_metrics.report.findings_charts import chart_file, findings_charts
+from ro_metrics.report.findings_charts import findings_charts
 
 
 def main(smk) -> None:
@@ -63,19 +59,18 @@ def main(smk) -> None:
     started, cpu_started = time.perf_counter(), time.process_time()
     log = step_logger("findings", smk.log[0])
     verdict = read_verdict(smk.input.verdict)
-    subjects = read_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS)
+    subjects = assembled_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS)
     operational = None
     if verdict.has_telemetry:
         operational = read_table(smk.input.operational_per_subject, OPERATIONAL_SUBJECT_COLUMNS)
     keyed = keyed_inputs(
-        read_per_run(smk.input.per_run),
+        read_per_run(smk.input.counted),
         subjects,
         read_ranking_evidence(smk.input.rankings),
-        critical_fail_rows(
-            [fail for path in smk.input.critical_fails for fail in read_critical_fails(path)]
-        ),
+        # The critical fails of the scorings that count, with their evidence.
+        assembled_rows(smk.input.critical_fails, CRITICAL_FAIL_COLUMNS),
         [shape for path in smk.input.shapes for shape in read_answer_shapes(path)],
-        read_table(smk.input.criterion_scores, CRITERION_COLUMNS),
+        assembled_table(smk.input.criterion_scores, CRITERION_COLUMNS),
         operational,
     )
     order = Leaderboard.of(keyed.subjects).order
@@ -107,19 +102,10 @@ def main(smk) -> None:
         sys.exit(1)
     write_bytes_atomic(smk.output.findings, findings_bytes(findings.document))
     write_csv(smk.output.heatmap, FAMILY_HEATMAP_COLUMNS, findings.heatmap_rows)
-    charts = Path(smk.output.charts)
-    charts.mkdir(parents=True, exist_ok=True)
-    written = []
+    charts = Path(smk.output.charts[0]).parent
     for code in LANGUAGES:
         for stem, svg in sorted(findings_charts(findings.document, code).items()):
-            if write_bytes_if_changed(charts / chart_file(stem, code), svg.encode("utf-8")):
-                written.append(chart_file(stem, code))
-    log.info(
-        "findings of %d versions, %d scored runs written; charts redrawn: %s",
-        findings.document["n_versions"],
-        findings.document["n_scored_runs"],
-        ", ".join(written) or "none (their data did not change)",
-    )
+            write_bytes_atomic(charts / chart_file(stem, code), svg.encode("utf-8"))
     log.info(
         "findings: %d versions, %d scored runs in %.3f s (CPU %.3f s)",
         findings.document["n_versions"],

@@ -1,13 +1,14 @@
 """Rule agreement: how far the two primary reviewers of each run agree
 (../shared/spec/multi-reviewer.md, Agreement): agreement.csv, agreement_grid.csv,
-reviewer_severity.csv and divergent_runs.csv, from the consolidation step's review
-pairs (ro_metrics.formulas.agreement_tables).
+reviewer_severity.csv and divergent_runs.csv, from the review pairs of every partition's
+per-run step (ro_metrics.formulas.agreement_tables). With one reviewer per run there is
+no pair: the tables hold their headers only (and are not published).
 """
 
 import sys
 
 from ro_metrics.contracts.files import step_logger, without_cycle_collector
-from ro_metrics.contracts.records import read_review_pairs
+from ro_metrics.contracts.records import read_partition_reviews
 from ro_metrics.contracts.tables import (
     AGREEMENT_COLUMNS,
     AGREEMENT_GRID_COLUMNS,
@@ -29,11 +30,15 @@ from ro_metrics.formulas.agreement_tables import (
 def main(smk) -> None:
     without_cycle_collector()
     log = step_logger("agreement", smk.log[0])
-    source = smk.input.review_pairs
-    pairs = read_review_pairs(source)
+    source = ", ".join(smk.input.reviews)
+    # In the corpus's order of runs, (subject_id, case_id, run_id), whatever the partitions.
+    pairs = sorted(
+        (pair for path in smk.input.reviews for pair in read_partition_reviews(path).pairs),
+        key=lambda pair: (pair.subject_id, pair.case_id, pair.run_id),
+    )
     problems = review_pair_problems(pairs)
     if problems:
-        # The consolidation step wrote a record its contract forbids: every problem,
+        # A per-run step wrote a record its contract forbids: every problem,
         # one line each, and no table, so publish keeps the results as they were.
         for problem in problems:
             log.error("%s: %s", source, problem)

@@ -1,45 +1,41 @@
-"""Rule snapshot: freeze the published results into historico/<date>/.
+"""Rule take_snapshot: freeze the published results into historico/<date>/.
 
-The date is config snapshot_date, else the date of the newest scoring (recorded in
-metadata.json). Identical content for an existing date does nothing; different
-content is refused with the differing files named (ro_metrics.history.snapshot).
+Planned only when the dated folder does not exist (rule snapshot asks for it then, and
+never otherwise). Without config snapshot_date, the results copied must be of that date
+(the newest scoring in their metadata.json): the date was read from the results as they
+were when the run started, and this run may have published later ones. The folder is
+assembled beside its place and renamed into it (ro_metrics.history.snapshot).
 """
 
 import sys
 from pathlib import Path
 
 from ro_metrics.contracts.files import read_json, step_logger, tell
-from ro_metrics.history.snapshot import differences, snapshot_contents, write_snapshot
+from ro_metrics.contracts.published import METADATA
+from ro_metrics.history.snapshot import (
+    SnapshotDateError,
+    moved_date,
+    snapshot_contents,
+    snapshot_date,
+    write_snapshot,
+)
 
 
 def main(smk) -> None:
-    log = step_logger("snapshot", smk.log[0])
-    published = list(smk.input.published)
-    published += [path for path in smk.params.optional if Path(path).is_file()]
-    metadata = next(path for path in published if Path(path).name == "metadata.json")
-    date = smk.params.snapshot_date or read_json(metadata)["newest_scoring_utc"][:10]
-    history = Path(smk.params.history)
-    # The results folder is metadata.json's: the files keep their places below it (charts/).
-    contents = snapshot_contents(published, Path(metadata).parent)
-    target = history / date
-    if target.exists():
-        found = differences(target, contents)
-        if found:
-            message = "\n".join(
-                [
-                    f"Snapshot {target} already exists with other content; snapshots are "
-                    "never rewritten, so nothing was changed:",
-                    *(f"  {line}" for line in found),
-                    "To keep these results too, snapshot them under another date: "
-                    "snakemake --cores 1 snapshot --config snapshot_date=YYYY-MM-DD",
-                ]
-            )
-            log.error(message)
+    log = step_logger("take_snapshot", smk.log[0])
+    target = Path(smk.output[0])
+    published = dict(zip(smk.params.names, smk.input.published, strict=True))
+    if not smk.params.snapshot_date:
+        try:
+            date = snapshot_date(read_json(published[METADATA.name]))
+        except SnapshotDateError as error:
+            log.error("No snapshot taken: %s", error)
             sys.exit(1)
-        log.info("snapshot %s already holds these %d files", target, len(contents))
-        tell(f"Snapshot {target} already holds these results; nothing to do.")
-        return
-    write_snapshot(history, date, contents)
+        if date != smk.wildcards.date:
+            log.error(moved_date(date, smk.wildcards.date))
+            sys.exit(1)
+    contents = snapshot_contents(published)
+    write_snapshot(target, contents)
     log.info("snapshot %s written (%d files)", target, len(contents))
     tell(f"Snapshot {target} written ({len(contents)} files).")
 

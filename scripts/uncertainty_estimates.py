@@ -25,7 +25,7 @@ from ro_metrics.formulas.uncertainty_table import subject_runs, uncertainty_rows
 def main(smk) -> None:
     without_cycle_collector()
     log = step_logger("uncertainty", smk.log[0])
-    per_run = read_per_run(smk.input.per_run)
+    per_run = read_per_run(smk.input.counted)
     # The rows of metrics_per_subject.csv as their CSV texts (write_csv writes str()).
     metrics = [
         dict(zip(SUBJECT_COLUMNS, map(str, row), strict=True))

@@ -1,11 +1,28 @@
-"""The links of a built static site: each page's ids, links and text, and the check that
-every link resolves inside the site (shared by the site tests on the demo and on the
-benchmark's real corpus)."""
+"""A built static site: the files it must hold (its pages from the data), each page's
+ids, links and text, and the check that every link resolves inside the site (shared by
+the site tests on the demo and on the benchmark's real corpus)."""
 
+import csv
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from ro_metrics.site.site_files import site_page_paths
+
+# What Snakemake writes into a directory() output (the site folder is one).
+SNAKEMAKE_MARKER = ".snakemake_timestamp"
+
+
+def expected_site(corpus: Path, results: Path) -> list[str]:
+    """Every file the site folder must hold, sorted: a page per case of the corpus's
+    golds and per subject version of the published per_run.csv (a version with a scored
+    run), the front pages, in every edition (site_files.site_page_paths); and
+    Snakemake's marker."""
+    case_ids = [path.name.removesuffix("_gold.md") for path in corpus.glob("golds/*/*_gold.md")]
+    with open(results / "per_run.csv", encoding="utf-8", newline="") as handle:
+        versions = {(row["subject_id"], row["subject_version"]) for row in csv.DictReader(handle)}
+    return sorted([*site_page_paths(case_ids, versions), SNAKEMAKE_MARKER])
 
 
 class Page(HTMLParser):

@@ -8,16 +8,16 @@ from ro_metrics.contracts.records import (
     PublicScoring,
     PublishedRun,
     ScoredRun,
-    VersionParts,
 )
 from ro_metrics.formulas.evidence import evidence
 from ro_metrics.formulas.per_run import per_run_row
 from ro_metrics.rendering.translations import Language
 from ro_metrics.site.site_pages import (
     VersionRun,
+    case_rows,
+    matrix_row,
     render_case_page,
     render_version_page,
-    version_parts,
 )
 
 
@@ -69,7 +69,7 @@ def version_run(subject_version: str, text: str) -> VersionRun:
 
 def site_pages(subject_version: str, text: str, summary: list, t: Language):
     """The site's pages of version_run(subject_version, text) in language t: its
-    version's page, its VersionParts (in t's language only) and its case's page."""
+    version's page, its row of the index's matrix and its case's page."""
     entry = version_run(subject_version, text)
     page = render_version_page(
         subject_id="atlas",
@@ -80,16 +80,9 @@ def site_pages(subject_version: str, text: str, summary: list, t: Language):
         benchmark_version="v1.0",
         t=t,
     )
-    parts: VersionParts
-    parts, rows = version_parts(
-        "atlas", subject_version, "d", [entry], ["RO-FOUL-001"], editions={t.code: t}
-    )
+    row = matrix_row("atlas", subject_version, [entry], ["RO-FOUL-001"], t)
+    (rows,) = case_rows("atlas", subject_version, [entry], editions={t.code: t})
     case = render_case_page(
-        case_id="RO-FOUL-001",
-        gold=SITE_GOLD,
-        parts=[parts.cases["RO-FOUL-001"]],
-        rows=[rows["RO-FOUL-001"]],
-        benchmark_version="v1.0",
-        t=t,
+        case_id="RO-FOUL-001", gold=SITE_GOLD, rows=[rows], benchmark_version="v1.0", t=t
     )
-    return page, parts, case
+    return page, row, case

@@ -1,30 +1,25 @@
-"""Running the real workflow in the tests: each run in its own copy of the workflow.
+"""Running the real workflow in the tests: each run in its own copy of the workflow,
+from the command line, as users run it.
 
 A copy per run keeps `.snakemake/` (its lock and metadata) and the cache of one test
-away from every other test and from the developer's own runs. Runs are forked from
-this test process's Snakemake server (snakemake_server.py), or started from the
-command line (RO_TESTS_COMMAND_LINE=1, a run with plugins or an environment of its
-own). Also: the shared demo run (conftest's `demo_run`), dry-run plans, and digests
-of a folder's files.
+away from every other test and from the developer's own runs. Also: the shared demo run
+(conftest's `demo_run`), dry-run plans, and digests of a folder's files.
 """
 
-import atexit
 import csv
 import fcntl
 import hashlib
-import io
 import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
-import tempfile
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from ro_metrics.contracts.published import published_files
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO_CORPUS = REPO / "demo" / "corpus"
@@ -32,41 +27,13 @@ DEMO_CORPUS = REPO / "demo" / "corpus"
 SAMPLES = REPO / "tests" / "data" / "samples"
 COMMITTED_RESULTS = REPO / "results"
 WORKFLOW_PARTS = ["Snakefile", "workflow", "scripts", "config", "system", "profiles"]
-PUBLISHED = [
-    "per_run.csv",
-    "metrics_per_subject.csv",
-    "metrics_per_family.csv",
-    "coverage.csv",
-    "uncertainty.csv",
-    "criterion_scores.csv",
-    "input_files.csv",
-    "changes.csv",
-    "changes.md",
-    "critical_fails.csv",
-    "leaderboard.csv",
-    "leaderboard.html",
-    "leaderboard.es.html",
-    "leaderboard.md",
-    "metadata.json",
-    # Published because the demo corpus has telemetry (a corpus without has neither).
-    "operational_per_subject.csv",
-    "operational_per_family.csv",
-    # The findings (rule findings), their charts in charts/ (English, then Spanish).
-    "findings.json",
-    "family_heatmap.csv",
-    *(
-        f"charts/{stem}{suffix}.svg"
-        for stem in ("cost_quality", "family_heatmap", "quality_calibration")
-        for suffix in ("", ".es")
-    ),
+# What a run on the demo corpus publishes (it has telemetry, one reviewer per run), and
+# a corpus without telemetry (the scaled sizes S, M, L): the registry's names.
+PUBLISHED = [entry.name for entry in published_files(has_telemetry=True, double_review=False)]
+PUBLISHED_WITHOUT_TELEMETRY = [
+    entry.name for entry in published_files(has_telemetry=False, double_review=False)
 ]
-# Rendered into the results folder from the published findings.json by findings_report
-# (not by publish: snapshots and verify hold what publish writes).
-REPORTS = ["findings.md", "findings.es.md"]
-# What a corpus without telemetry (the scaled sizes S, M, L) publishes.
-PUBLISHED_WITHOUT_TELEMETRY = [name for name in PUBLISHED if not name.startswith("operational_")]
 SNAKEMAKE = str(Path(sys.executable).parent / "snakemake")
-SNAKEMAKE_SERVER = Path(__file__).resolve().parent / "snakemake_server.py"
 # The SLURM executor plugin, installed apart by `make test` (requirements-slurm.txt says
 # why): on Snakemake's path only in the runs given `plugins=SLURM_PLUGIN`.
 SLURM_PLUGIN = Path(sys.prefix) / "slurm-plugin"
@@ -114,22 +81,12 @@ def corpus_copy(destination: Path) -> Path:
     return destination
 
 
-# Set to 1, every workflow test runs `snakemake` from the command line (a process of its
-# own, as users run it) instead of forking it from the tests' Snakemake server.
-COMMAND_LINE = os.environ.get("RO_TESTS_COMMAND_LINE") == "1"
-
-
 def run_workflow(
     workdir: Path, *args: str, plugins: Path | None = None, env: dict | None = None, **config
 ) -> Run:
-    """Snakemake in workdir with args and config; `plugins`: a folder of executor plugins
-    put on its path (PYTHONPATH) for this run; `env`: variables set for this run.
-
-    Forked from this test process's Snakemake server (snakemake_server.py says what it
-    is: `snakemake` on the command line, less ~1 s of imports per run), unless
-    RO_TESTS_COMMAND_LINE=1; a run with plugins or its own environment starts the
-    command line itself (Snakemake collects plugins at import; the hash seed is taken
-    at the interpreter's start)."""
+    """`snakemake` on the command line in workdir with args and config; `plugins`: a
+    folder of executor plugins put on its path (PYTHONPATH) for this run; `env`:
+    variables set for this run."""
     command = [SNAKEMAKE, "--cores", "4", *args]
     if config:
         command += ["--config", *(f"{key}={value}" for key, value in config.items())]
@@ -137,8 +94,6 @@ def run_workflow(
     if plugins is not None:
         assert plugins.is_dir(), f"{plugins} is missing: `make test` installs it"
         environment["PYTHONPATH"] = str(plugins)
-    elif env is None and not COMMAND_LINE:
-        return _snakemake_server().run(command, workdir, environment, timeout=600)
     completed = subprocess.run(
         command,
         cwd=workdir,
@@ -149,62 +104,6 @@ def run_workflow(
         check=False,
     )
     return Run(completed.returncode, completed.stdout + completed.stderr)
-
-
-class SnakemakeServer:
-    """The client of one snakemake_server.py process (one per test process)."""
-
-    def __init__(self):
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.process = subprocess.Popen(
-            [sys.executable, "-P", str(SNAKEMAKE_SERVER), str(theirs.fileno())],
-            pass_fds=[theirs.fileno()],
-            stdin=subprocess.DEVNULL,
-            cwd=tempfile.gettempdir(),
-        )
-        theirs.close()
-        self.connection = ours
-
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-    def run(self, command: list[str], cwd: Path, env: dict, timeout: float) -> Run:
-        request = json.dumps({"argv": command, "cwd": str(cwd), "env": env}).encode()
-        with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
-            self.connection.settimeout(timeout)
-            socket.send_fds(self.connection, [request], [stdout.fileno(), stderr.fileno()])
-            pid = json.loads(self.connection.recv(4096))["pid"]
-            try:
-                answer = self.connection.recv(4096)
-            except TimeoutError:
-                os.kill(pid, signal.SIGKILL)
-                self.connection.settimeout(None)
-                self.connection.recv(4096)
-                raise subprocess.TimeoutExpired(command, timeout) from None
-            returncode = json.loads(answer)["returncode"]
-            # What subprocess.run(text=True) gives: the locale's encoding, universal newlines.
-            texts = []
-            for stream in (stdout, stderr):
-                stream.seek(0)
-                texts.append(io.TextIOWrapper(stream, newline=None).read())
-        return Run(returncode, "".join(texts))
-
-    def close(self) -> None:
-        self.connection.close()
-        with suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout=10)
-
-
-_server: SnakemakeServer | None = None
-
-
-def _snakemake_server() -> SnakemakeServer:
-    """This test process's server, started on first use (again if it died)."""
-    global _server
-    if _server is None or not _server.alive():
-        _server = SnakemakeServer()
-        atexit.register(_server.close)
-    return _server
 
 
 @contextmanager
@@ -319,12 +218,13 @@ class Plan:
     output: str
 
     def jobs(self) -> dict[str, int]:
-        """Rule name → number of jobs (empty if nothing to do)."""
+        """Rule name → number of jobs of a step (empty if nothing to do): not the target
+        rules (`all`, which Snakemake lists when what it collects changes) nor the total."""
         if "Nothing to be done" in self.output:
             return {}
         stats = self.output.split("Job stats:", 1)[1].split("\n\n", 1)[0]
         rows = _JOB_STATS_ROW.findall(stats)
-        return {rule: int(count) for rule, count in rows if rule != "total"}
+        return {rule: int(count) for rule, count in rows if rule not in ("total", "all")}
 
     def wildcards(self, rule: str) -> list[str]:
         return sorted(w for name, w in _PLANNED_JOB.findall(self.output) if name == rule)

@@ -1,12 +1,14 @@
 """The library of the RO benchmark metrics workflow, in seven layers of packages.
 
     1 contracts    the spec's vocabulary, the published tables' columns and format, the
-                   records passed between steps, file output
+                   registry of published files, the records passed between steps,
+                   file output
     2 formulas     aggregated_metrics.md's formulas, the rows of the published tables,
                    the ranking and the uncertainty methods
-    3 corpus       reading and validating corpus files, the manifests, the cross-check
+    3 corpus       reading and validating corpus files, the corpus scan and its
+                   partitions, the review policy, the telemetry, the cross-check
     4 rendering    languages and labels, Markdown, the HTML templates, SVG
-    5 leaderboard  the leaderboard page and leaderboard.md, the review view
+    5 leaderboard  the leaderboard's view, its page and leaderboard.md, the review view
       report       the findings report, its claims lint, the findings' charts
     6 history      metadata.json, snapshots, the changes report, verify
     7 site         the static site's pages

@@ -606,7 +606,7 @@ def run_size(
             ) in zip(samples["site_one_scoring"], samples["one_scoring"], strict=True)
         ]
         problems["site_added"] = []
-    site_files = [path for path in (bench.workdir / "site").rglob("*") if path.is_file()]
+    site_files = [path for path in (bench.workdir / "site").rglob("*.html") if path.is_file()]
     order = [*bench.scenarios, *site_added, *logged]
     return summary_rows(
         size,

@@ -5,12 +5,12 @@ modifies a CSV without a matching commit to the inputs (responses/, scoring/,
 golds/) is treated as a CI violation." This script applies that rule to every commit
 of a git revision range:
 
-- a commit that adds, modifies or deletes a published CSV (a ``*.csv`` file directly
-  in the results folder, e.g. ``results/per_run.csv``) must also change at least one
-  of the INPUTS below: a file of the corpus (``responses/``, ``scoring/``, ``golds/``,
+- a commit that adds, modifies or deletes a published CSV (a CSV of the registry of
+  published files, ``scripts/ro_metrics/contracts/published.py``, in the results
+  folder, e.g. ``results/per_run.csv``) must also change at least one of the INPUTS
+  below: a file of the corpus (``responses/``, ``scoring/``, ``golds/``,
   ``subjects/``, ``logs/batch_logs/``), the configuration, the workflow's code or the
-  pinned tool versions;
-  otherwise its numbers did not come from a run of the workflow;
+  pinned tool versions; otherwise its numbers did not come from a run of the workflow;
 - the snapshots under ``<results>/historico/<date>/`` are immutable: adding a new
   snapshot needs no input, but a commit that modifies or deletes a file under
   ``<results>/historico/`` is a violation of its own.
@@ -33,11 +33,14 @@ for a usage error, a bad range or a folder that is not a git repository.
 """
 
 import argparse
+import importlib
+import importlib.util
 import posixpath
 import re
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import yaml
 
@@ -72,6 +75,33 @@ SNAPSHOT_REASON = "modifies or deletes file(s) of an immutable snapshot under {s
 
 # Revision arguments that already denote a range: A..B, A...B, ^A, X^!, X^@, X^-, X^-n.
 RANGE_NOTATION = re.compile(r"\.\.|^\^|\^(?:!|@|-\d*)$")
+
+# The workflow's library, whose registry names the published files.
+LIBRARY = Path(__file__).resolve().parents[1] / "ro_metrics"
+
+
+def published_csvs() -> frozenset[str]:
+    """The CSVs of the registry of published files, as paths below the results folder
+    (those published only with telemetry or under double review included).
+
+    The spec's rule is about the CSVs. (The other published files are recomputed too,
+    but the history has commits that changed only them; CI runs this tool over the
+    whole history.) This tool runs as a script from scripts/tools/, where the library
+    package is not importable by name: it is loaded from its folder (importlib's recipe
+    for a package outside sys.path), unless it is already imported.
+    """
+    if "ro_metrics" not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            "ro_metrics", LIBRARY / "__init__.py", submodule_search_locations=[str(LIBRARY)]
+        )
+        package = importlib.util.module_from_spec(spec)
+        sys.modules["ro_metrics"] = package
+        spec.loader.exec_module(package)
+    registry = importlib.import_module("ro_metrics.contracts.published")
+    return frozenset(entry.name for entry in registry.PUBLISHED if entry.name.endswith(".csv"))
+
+
+PUBLISHED_CSVS = published_csvs()
 
 
 class GitError(Exception):
@@ -227,13 +257,11 @@ def is_under(path: str, folder: str) -> bool:
     return folder == "." or path.startswith(folder + "/")
 
 
-def in_folder(path: str, folder: str) -> bool:
-    """True if the path is a file directly in the folder (not in a sub-folder)."""
-    return posixpath.dirname(path) == ("" if folder == "." else folder)
-
-
 def is_published_csv(path: str, layout: Layout) -> bool:
-    return path.endswith(".csv") and in_folder(path, layout.results)
+    """True if the path is a CSV of the registry in the results folder."""
+    return is_under(path, layout.results) and (
+        posixpath.relpath(path, layout.results) in PUBLISHED_CSVS
+    )
 
 
 def snapshots_folder(layout: Layout) -> str:

@@ -35,7 +35,12 @@ import pytest
 import reviewer_agreement
 from statsmodels.stats.inter_rater import cohens_kappa as statsmodels_kappa
 
-from ro_metrics.contracts.records import ReviewPair, read_review_pairs, write_review_pairs
+from ro_metrics.contracts.records import (
+    PartitionReviews,
+    ReviewPair,
+    read_partition_reviews,
+    write_partition_reviews,
+)
 from ro_metrics.contracts.tables import (
     AGREEMENT_COLUMNS,
     AGREEMENT_GRID_COLUMNS,
@@ -471,23 +476,25 @@ def test_review_pair_problems_name_the_run_and_the_field():
     assert at.review_pair_problems(SEVERITY_PAIRS) == []
 
 
-def test_review_pairs_read_back_with_and_without_the_arbiters_class(tmp_path):
-    path = tmp_path / "review_pairs.json"
-    write_review_pairs(path, SEVERITY_PAIRS)
-    assert read_review_pairs(path) == SEVERITY_PAIRS
-    # A writer that does not know the last field yet: it reads as "".
-    write_review_pairs(path, [tuple(p)[:-1] for p in SEVERITY_PAIRS])
-    assert [p.arbiter_classification for p in read_review_pairs(path)] == ["", "", "", ""]
+def test_review_pairs_read_back_as_written(tmp_path):
+    path = tmp_path / "reviews.json"
+    write_partition_reviews(path, PartitionReviews(2, [], [], SEVERITY_PAIRS, [], ""))
+    assert read_partition_reviews(path).pairs == SEVERITY_PAIRS
 
 
 # --- The rule script ------------------------------------------------------------------
 
 
 def smk_of(tmp_path, pairs):
-    write_review_pairs(tmp_path / "review_pairs.json", pairs)
+    # The pairs as two partitions' per-run steps hand them on, in reverse order: the
+    # script puts them in the corpus's order of runs.
+    halves = (pairs[len(pairs) // 2 :], pairs[: len(pairs) // 2])
+    paths = [str(tmp_path / f"reviews-{index}.json") for index in range(2)]
+    for path, half in zip(paths, halves, strict=True):
+        write_partition_reviews(path, PartitionReviews(2, [], [], half, [], ""))
     names = ("agreement", "grid", "severity", "divergent")
     return SimpleNamespace(
-        input=SimpleNamespace(review_pairs=str(tmp_path / "review_pairs.json")),
+        input=SimpleNamespace(reviews=paths),
         output=SimpleNamespace(**{name: str(tmp_path / f"{name}.csv") for name in names}),
         log=[str(tmp_path / "agreement.log")],
         params=SimpleNamespace(seed=20260512, replicates=100),
@@ -520,7 +527,7 @@ def test_the_rule_script_reports_every_bad_pair_and_writes_nothing(tmp_path, cap
     with pytest.raises(SystemExit) as stop:
         reviewer_agreement.main(smk)
     assert stop.value.code == 1
-    source = smk.input.review_pairs
+    source = ", ".join(smk.input.reviews)
     assert capsys.readouterr().err.splitlines() == [
         f"{source}: sub-a/v1/RO-OXID-001/run-2026-05-01-001: "
         "reviewer_a 'R02' must sort before reviewer_b 'R01'",

@@ -3,23 +3,18 @@
 - scripts/ro_metrics is layered (contracts → formulas → corpus → rendering →
   leaderboard, report → history → site): a module imports only from its own package or
   the layers before it (never from the other package of its layer), never a rule script;
-- each rule takes as input the code stamp of its script and every library module the
-  script imports, directly or not (so that editing one re-runs the rule), and that
-  list is the one Python's own import scanner (modulefinder) finds; the stamp changes
-  when one of them does, and only then.
+- each rule with a script takes as input `code=library("<package>", ...)`, the files of
+  the library packages it uses (workflow/rules/common.smk), so that editing one re-runs
+  the rule; every library module the script loads, as Python's own import scanner
+  (modulefinder) finds them, is among them.
 """
 
 import ast
-import hashlib
-import json
 import re
 from modulefinder import ModuleFinder
 from pathlib import Path
 
-import pytest
-
-from ro_metrics import LAYERS, module_graph
-from ro_metrics.module_graph import CodeGraph, script_modules
+from ro_metrics import LAYERS
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPTS = REPO / "scripts"
@@ -127,51 +122,51 @@ def modulefinder_files(script: Path) -> set[str]:
     }
 
 
-@pytest.mark.parametrize("script", RULE_SCRIPTS, ids=lambda path: path.name)
-def test_code_inputs_are_every_module_the_script_imports(script):
-    derived = set(script_modules(script))
-    assert str(script.resolve()) in derived
-    assert derived - {str(script.resolve())} == modulefinder_files(script)
+RULE = re.compile(r"^(rule|checkpoint) (\w+):\n(.*?)(?=^rule |^checkpoint |\Z)", re.M | re.S)
 
 
-def stamp_package(root: Path) -> Path:
-    """A scripts folder with a rule script importing a two-module package."""
-    (root / "ro_metrics" / "formulas").mkdir(parents=True)
-    (root / "ro_metrics" / "__init__.py").write_text("")
-    (root / "ro_metrics" / "formulas" / "__init__.py").write_text("")
-    (root / "ro_metrics" / "formulas" / "a.py").write_text("from ro_metrics.formulas import b\n")
-    (root / "ro_metrics" / "formulas" / "b.py").write_text("X = 1\n")
-    (root / "unrelated.py").write_text("Y = 2\n")
-    (root / "step.py").write_text("from ro_metrics.formulas.a import b\n")
-    return root / "step.py"
-
-
-def test_code_inputs_follow_an_indirect_import(tmp_path):
-    scripts = tmp_path / "scripts"
-    found = script_modules(stamp_package(scripts))
-    found = {Path(path).relative_to(scripts).as_posix() for path in found}
-    assert found == {
-        "step.py",
-        "ro_metrics/__init__.py",
-        "ro_metrics/formulas/__init__.py",
-        "ro_metrics/formulas/a.py",
-        "ro_metrics/formulas/b.py",
-    }
-
-
-RULE = re.compile(r"^rule (\w+):\n(.*?)(?=^rule |\Z)", re.M | re.S)
-
-
-def test_every_rule_with_a_script_takes_its_code_inputs_from_that_script():
-    checked = 0
+def rule_code_packages() -> dict[str, tuple[str, list[str]]]:
+    """Each rule script's (rule name, library packages of its code input)."""
+    found = {}
     for smk in sorted((REPO / "workflow" / "rules").glob("*.smk")):
-        for name, body in RULE.findall(smk.read_text("utf-8")):
+        for kind, name, body in RULE.findall(smk.read_text("utf-8")):
             script = re.search(r'script:\s*"\.\./\.\./scripts/(\w+\.py)"', body)
             if script is None:
                 continue
-            checked += 1
-            assert f'modules=modules("{script[1]}")' in body, f"rule {name} in {smk.name}"
-    assert checked == len(RULE_SCRIPTS)
+            code = re.search(r"code=library\(([^)]*)\)", body)
+            assert code is not None, f"{kind} {name} in {smk.name} has no code=library(...)"
+            found[script[1]] = (name, re.findall(r'"(\w+)"', code[1]))
+    return found
+
+
+def library_files(packages: list[str]) -> set[str]:
+    """What common.smk's library(*packages) lists: every file of the packages and the
+    library's __init__.py."""
+    files = {
+        str(path.resolve())
+        for name in packages
+        for path in (PACKAGE / name).rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+    return files | {str((PACKAGE / "__init__.py").resolve())}
+
+
+def test_every_rule_script_runs_only_code_of_its_code_inputs():
+    code_of = rule_code_packages()
+    assert set(code_of) == {path.name for path in RULE_SCRIPTS}
+    for script in RULE_SCRIPTS:
+        rule, packages = code_of[script.name]
+        assert set(packages) <= set(LAYER_OF), f"rule {rule}: {packages}"
+        outside = modulefinder_files(script) - library_files(packages)
+        assert outside == set(), f"rule {rule}: {sorted(outside)} not in library{packages}"
+
+
+def test_a_code_input_lists_the_files_of_its_packages_only():
+    files = {Path(path).relative_to(PACKAGE).as_posix() for path in library_files(["corpus"])}
+    assert "corpus/layout.py" in files and "__init__.py" in files
+    assert not any(path.startswith(("contracts/", "formulas/", "site/")) for path in files)
+    templates = library_files(["rendering"])
+    assert str((PACKAGE / "rendering" / "labels.json").resolve()) in templates
 
 
 def test_scripts_top_level_holds_only_rule_scripts():
@@ -190,7 +185,6 @@ def test_no_rule_script_shares_its_name_with_a_library_module():
     traceback, a log or a search; a rule script is named after what it produces."""
     library = {path.stem for path in PACKAGE.rglob("*.py")} - {"__init__"}
     assert RULE_SCRIPT_NAMES & library == set()
-    assert len(RULE_SCRIPT_NAMES) == 17
 
 
 # A call that changes sys.path, or an assignment to it or to an item or slice of it.
@@ -208,73 +202,12 @@ def test_no_sys_path_manipulation_outside_common_smk():
     assert places == ["workflow/rules/common.smk"]
 
 
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def test_code_stamp_lists_each_file_the_script_runs_with_its_digest(tmp_path):
-    script = stamp_package(tmp_path / "scripts")
-    scripts = script.parent
-    stamp = Path(CodeGraph(scripts).stamp(script, tmp_path / "code/step.txt", write=True))
-    files = [
-        "ro_metrics/__init__.py",
-        "ro_metrics/formulas/__init__.py",
-        "ro_metrics/formulas/a.py",
-        "ro_metrics/formulas/b.py",
-        "step.py",
-    ]
-    assert stamp.read_text("utf-8") == "".join(
-        f"{sha256_of(scripts / name)}  {name}\n" for name in files
-    )
-
-
-def test_code_stamp_is_rewritten_only_when_a_module_of_the_script_changes(tmp_path):
-    script = stamp_package(tmp_path / "scripts")
-    index = tmp_path / "code/imports.json"
-    stamp_file = tmp_path / "code/step.txt"
-
-    def stamp():
-        # A new graph per start of the workflow, as common.smk makes one.
-        path = Path(CodeGraph(script.parent, index).stamp(script, stamp_file, write=True))
-        return path.read_text("utf-8"), path.stat().st_mtime_ns
-
-    first, first_time = stamp()
-    (script.parent / "unrelated.py").write_text("Y = 3\n")
-    assert stamp() == (first, first_time)
-    (script.parent / "ro_metrics/formulas/b.py").write_text("X = 2\n")
-    second, _ = stamp()
-    assert second != first
-    assert second.splitlines()[3] == (
-        f"{sha256_of(script.parent / 'ro_metrics/formulas/b.py')}  ro_metrics/formulas/b.py"
-    )
-    # A job process of a cluster run reads the stamp, never writes it.
-    (script.parent / "ro_metrics/formulas/b.py").write_text("X = 3\n")
-    CodeGraph(script.parent, index).stamp(script, stamp_file, write=False)
-    assert stamp_file.read_text("utf-8") == second
-
-
-def test_code_graph_parses_only_files_it_has_not_seen(tmp_path, monkeypatch):
-    script = stamp_package(tmp_path / "scripts")
-    index = tmp_path / "code/imports.json"
-    CodeGraph(script.parent, index).stamp(script, tmp_path / "code/step.txt", write=True)
-    # One entry per content: the two empty __init__.py files share one.
-    assert len(json.loads(index.read_text("utf-8"))) == 4
-
-    parsed = []
-    real_parse = module_graph.ast.parse
-    monkeypatch.setattr(
-        module_graph.ast, "parse", lambda source, **kw: parsed.append(kw) or real_parse(source)
-    )
-    (script.parent / "ro_metrics/formulas/b.py").write_text("from ro_metrics.formulas import a\n")
-    graph = CodeGraph(script.parent, index)
-    assert [Path(p).name for p in graph.modules(script)][-2:] == ["b.py", "step.py"]
-    assert [Path(kw["filename"]).name for kw in parsed] == ["b.py"]
-
-
 # Steps that keep Python's cyclic collector: snapshot and verification copy and compare
-# files. (Publish kept it while a plotting library drew its diagrams: cyclic objects by
-# the thousand; they are text now, reliability_svg.)
-KEEP_CYCLE_COLLECTOR = {"snapshot_folder", "verify_results"}
+# files, the site folder links them, metadata writes one small document. (Publish kept
+# it while a plotting library drew its diagrams: cyclic objects by the thousand; they
+# are text now, reliability_svg.)
+KEEP_CYCLE_COLLECTOR = {"snapshot_folder", "snapshot_check", "verify_results", "results_metadata"}
+KEEP_CYCLE_COLLECTOR |= {"site_folder"}
 
 
 def turns_collector_off_first(path: Path) -> bool:
@@ -296,3 +229,17 @@ def test_step_scripts_turn_the_cycle_collector_off_but_the_listed_ones():
     # at size L; a new step that builds tables starts the same way.
     keeping = {path.stem for path in RULE_SCRIPTS if not turns_collector_off_first(path)}
     assert keeping == KEEP_CYCLE_COLLECTOR
+
+
+def test_no_flag_is_put_on_another_rules_file_object():
+    """ancient(), protected(), temp() and update() flag the object they are given: given
+    `rules.<rule>.output.<name>`, they flag that rule's own output, for every rule that
+    reads it (ancient(rules.cross_check.output.verdict) once made every reader of the
+    verdict ignore its updates). A flag takes a path of its own."""
+    flagged = re.compile(r"\b(ancient|protected|temp|update)\(\s*\[?\s*rules\.")
+    offending = [
+        f"{smk.name}: {match.group(0)}"
+        for smk in sorted((REPO / "workflow" / "rules").glob("*.smk"))
+        for match in flagged.finditer(smk.read_text("utf-8"))
+    ]
+    assert offending == []

@@ -8,6 +8,7 @@ workflow publishes them (CSV, \\r\\n); the expected rows and Markdown are litera
 """
 
 import copy
+import dataclasses
 import random
 
 import pytest
@@ -1019,6 +1020,180 @@ def test_a_removed_run_with_a_critical_fail_requalifies(base):
             cause=f"{scoring} removed",
         ),
     ]
+
+
+def without_column(text: str, column: str) -> str:
+    """A published CSV (no quoted field) without one of its columns."""
+    rows = [line.split(",") for line in text.split("\r\n")[:-1]]
+    position = rows[0].index(column)
+    return "".join(",".join(row[:position] + row[position + 1 :]) + "\r\n" for row in rows)
+
+
+def with_column(text: str, column: str, value: str) -> str:
+    """A published CSV (no quoted field) with one more column, last, of one value."""
+    rows = [line.split(",") for line in text.split("\r\n")[:-1]]
+    return "".join(
+        ",".join([*row, column if number == 0 else value]) + "\r\n"
+        for number, row in enumerate(rows)
+    )
+
+
+TABLES_CHANGED = "the workflow's tables changed"
+
+
+def test_a_snapshot_without_a_column_of_the_results_compares_the_others(base):
+    # The snapshot predates two columns: per_run's has_recoverable_fail and
+    # metrics_per_subject's ece. The re-score also moves alpha's ECE (0.15 → 0.2): a
+    # value of a column the snapshot has not, so not compared.
+    snapshot = base.published()
+    snapshot = dataclasses.replace(
+        snapshot,
+        per_run=without_column(snapshot.per_run, "has_recoverable_fail"),
+        subjects=without_column(snapshot.subjects, "ece"),
+    )
+    new = rescored(base)
+    new.subjects[("alpha", "alpha-1")][9] = 0.2
+    comparison = compare(snapshot, new.published(), "2026-05-16", "2026-05-17")
+    scoring = f"{SCORING}/alpha/RO-FOUL-001__{RUN}__eval-R01.json"
+    cause = "1 run(s) re-scored (RO-FOUL-001 run-2026-05-12-001)"
+    assert csv_rows(comparison) == [
+        row(
+            "parameter",
+            "added",
+            field="per_run.csv:has_recoverable_fail",
+            cause=f"{TABLES_CHANGED}: the snapshot's table has no such column; "
+            "the columns both have are compared",
+        ),
+        row(
+            "parameter",
+            "added",
+            field="metrics_per_subject.csv:ece",
+            cause=f"{TABLES_CHANGED}: the snapshot's table has no such column; "
+            "the columns both have are compared",
+        ),
+        row(
+            "version",
+            "changed",
+            "alpha",
+            "alpha-1",
+            field="pass_rate",
+            old="0.5",
+            new="0.0",
+            outside="True",
+            cause=cause,
+        ),
+        row(
+            "version",
+            "changed",
+            "alpha",
+            "alpha-1",
+            field="mean_clipped_score",
+            old="8.5",
+            new="8.0",
+            outside="False",
+            cause=cause,
+        ),
+        row(
+            "version",
+            "changed",
+            "alpha",
+            "alpha-1",
+            field="q_final",
+            old="0.6042",
+            new="0.3333",
+            outside="True",
+            cause=cause,
+        ),
+        row(
+            "run",
+            "changed",
+            "alpha",
+            "alpha-1",
+            "RO-FOUL-001",
+            RUN,
+            "main_hypothesis",
+            "2",
+            "1",
+            cause=f"re-scored: {scoring} changed",
+        ),
+        row(
+            "run",
+            "changed",
+            "alpha",
+            "alpha-1",
+            "RO-FOUL-001",
+            RUN,
+            "classification",
+            "Pass",
+            "Conditional",
+            cause="main_hypothesis 2 → 1",
+        ),
+    ]
+    assert "7 change(s): 2 of parameters or workflow, 3 of subject versions, 2 of runs." in (
+        markdown(comparison)
+    )
+    assert (
+        r"| metrics\_per\_subject.csv:ece |   |   | the workflow's tables changed: the "
+        "snapshot's table has no such column; the columns both have are compared |"
+    ) in markdown(comparison)
+
+
+def test_a_snapshot_with_a_column_the_results_no_longer_have(base):
+    # The snapshot has a metric and an interval column the workflow no longer writes,
+    # with values no current column has: only the columns are reported.
+    snapshot = base.published()
+    snapshot = dataclasses.replace(
+        snapshot,
+        subjects=with_column(snapshot.subjects, "mcc", "0.42"),
+        uncertainty=with_column(snapshot.uncertainty, "n_replicates", "2000"),
+    )
+    assert report_of(snapshot, base.published()) == [
+        row(
+            "parameter",
+            "removed",
+            field="metrics_per_subject.csv:mcc",
+            cause=f"{TABLES_CHANGED}: the results' table no longer has it; "
+            "the columns both have are compared",
+        ),
+        row(
+            "parameter",
+            "removed",
+            field="uncertainty.csv:n_replicates",
+            cause=f"{TABLES_CHANGED}: the results' table no longer has it; "
+            "the columns both have are compared",
+        ),
+    ]
+
+
+def test_columns_in_another_order_are_no_change(base):
+    old, new = base.copy(), base.copy()
+    for history in (old, new):  # a quoted field too: the rows are parsed, not split
+        fields, scores = history.runs.pop(("beta", "beta-1", "RO-SCAL-001", RUN))
+        fields = [*fields]
+        fields[1] = '"beta, 2026"'
+        history.runs[("beta", '"beta, 2026"', "RO-SCAL-001", RUN)] = (fields, scores)
+    snapshot = old.published()
+    header, *lines = snapshot.per_run.split("\r\n")
+    assert header.endswith(",reported_confidence,confidence_unit,correctness")
+    moved = [header.replace(",confidence_unit,correctness", ",correctness,confidence_unit")]
+    for line in lines[:-1]:
+        *rest, unit, correctness = line.rsplit(",", 2)
+        moved.append(",".join([*rest, correctness, unit]))
+    snapshot = dataclasses.replace(snapshot, per_run="\r\n".join([*moved, ""]))
+    assert report_of(snapshot, new.published()) == []
+    new.runs[("beta", '"beta, 2026"', "RO-SCAL-001", RUN)][0][-1] = 0.5  # correctness
+    assert [r[6:9] for r in report_of(snapshot, new.published())] == [["correctness", "1.0", "0.5"]]
+
+
+def test_a_snapshot_without_a_column_the_comparison_needs_is_refused(base):
+    snapshot = base.published()
+    snapshot = dataclasses.replace(snapshot, subjects=without_column(snapshot.subjects, "q_final"))
+    with pytest.raises(SnapshotFormatError, match=r"^metrics_per_subject\.csv: .* lacks q_final"):
+        compare(snapshot, base.published(), "2026-05-16", "2026-05-17")
+
+
+def report_of(old: PublishedResults, new: PublishedResults) -> list[list[str]]:
+    return csv_rows(compare(old, new, "2026-05-16", "2026-05-17"))
 
 
 def test_which_snapshot_is_compared():

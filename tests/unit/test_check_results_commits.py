@@ -25,6 +25,7 @@ CSV_REASON = (
 SNAPSHOT_REASON = "modifies or deletes file(s) of an immutable snapshot under results/historico/"
 SCORING = "scoring/v1.0/atlas-7b/RO-FOUL-001__run-2026-05-12-001__eval-R01.json"
 ODD_SCORING = "scoring/v1.0/sujeto ñ/RO-FOUL-001__run 1__eval-R01 «α».json"
+# A CSV in the results folder that is not a published file (not in the registry).
 ODD_CSV = "results/leaderboard ü, v2.csv"
 
 
@@ -186,6 +187,9 @@ def build_history(repo: Repo) -> None:
     repo.bump_csvs(ODD_CSV)
     repo.commit("odd_csv", "A CSV with an odd name, by hand")
 
+    repo.write("results/leaderboard.md", "# Leaderboard, by hand\n")
+    repo.commit("page_by_hand", "A published page, by hand")
+
 
 @pytest.fixture(scope="module")
 def history(tmp_path_factory) -> Repo:
@@ -287,13 +291,44 @@ def test_range_over_a_merge_checks_the_branch_commits_too(history):
     assert_result(history, result, checked=6, flagged={"branch_by_hand", "hand_merge"})
 
 
-def test_odd_file_names_in_the_corpus_and_results(history):
+def test_odd_file_names_in_the_corpus(history):
     corpus = check(history.root, history.commits["odd_names"])
     assert_result(history, corpus, checked=1, flagged=set())
-    csv = check(history.root, history.commits["odd_csv"])
-    assert_result(history, csv, checked=1, flagged={"odd_csv"})
-    assert violation_lines(csv) == [
-        f'{history.short("odd_csv")} "A CSV with an odd name, by hand": {CSV_REASON}: "{ODD_CSV}"'
+
+
+def test_only_the_published_csvs_are_checked(history):
+    # The published CSVs are the registry's (contracts/published.py): a CSV the
+    # workflow does not publish is not one, nor is a published page.
+    for name in ("odd_csv", "page_by_hand"):
+        result = check(history.root, history.commits[name])
+        assert_result(history, result, checked=1, flagged=set())
+
+
+def test_the_csvs_published_only_with_telemetry_or_double_review_are_checked(tmp_path):
+    repo = Repo(tmp_path / "repo")
+    start_corpus(repo, "demo/corpus")
+    repo.commit("root", "Start")
+    repo.bump_csvs("results/operational_per_family.csv", "results/agreement.csv")
+    repo.commit("by_hand", "Tables by hand")
+    result = check(repo.root, "HEAD")
+    assert_result(repo, result, checked=1, flagged={"by_hand"})
+    assert violation_lines(result)[0].endswith(
+        f"{CSV_REASON}: results/agreement.csv, results/operational_per_family.csv"
+    )
+
+
+def test_odd_results_folder_is_quoted(tmp_path):
+    repo = Repo(tmp_path / "repo")
+    repo.write("config/config.yaml", "corpus: corpus\nresults: out ü, v2\n")
+    start_corpus(repo, "corpus")
+    repo.bump_csvs("out ü, v2/per_run.csv")
+    repo.commit("root", "Start")
+    repo.bump_csvs("out ü, v2/per_run.csv")
+    repo.commit("by_hand", "Numbers by hand")
+    result = check(repo.root, f"{repo.commits['root']}..HEAD")
+    assert_result(repo, result, checked=1, flagged={"by_hand"})
+    assert violation_lines(result) == [
+        f'{repo.short("by_hand")} "Numbers by hand": {CSV_REASON}: "out ü, v2/per_run.csv"'
     ]
 
 
@@ -313,7 +348,6 @@ def test_whole_history_flags_exactly_the_bad_commits(history):
             "old_corpus_scoring",
             "branch_by_hand",
             "hand_merge",
-            "odd_csv",
         },
     )
 
@@ -332,7 +366,7 @@ def test_single_commit_means_just_that_commit(history):
     after_bad = check(history.root, history.commits["formula"])
     assert_result(history, after_bad, checked=1, flagged=set())
     head = check(history.root, "HEAD")
-    assert_result(history, head, checked=1, flagged={"odd_csv"})
+    assert_result(history, head, checked=1, flagged=set())
 
 
 def test_empty_range_checks_nothing(history):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ro_metrics.contracts.records import PublicGold, ScoredRun
+from ro_metrics.contracts.records import ConsolidatedRun, PendingRun, PublicGold, ScoredRun
 from ro_metrics.corpus.reviewers import (
     PolicyError,
     Reviewer,
@@ -326,42 +326,20 @@ def test_coverage_counts_and_the_scorings_that_count():
 
     rows = [CoverageRow(SUBJECT, VERSION, 10, 8, 2, "", "", "", "")]
     pending = [
-        {
-            "subject_id": SUBJECT,
-            "subject_version": VERSION,
-            "status": "pending_arbitration",
-            "critical_disagreement": "True",
-        },
-        {
-            "subject_id": SUBJECT,
-            "subject_version": VERSION,
-            "status": "awaiting_second_review",
-            "critical_disagreement": "False",
-        },
+        PendingRun(SUBJECT, VERSION, "RO-FOUL-001", "r1", "pending_arbitration", [], [], True),
+        PendingRun(SUBJECT, VERSION, "RO-FOUL-002", "r1", "awaiting_second_review", [], [], False),
     ]
     # 8 scored runs, 2 of them pending: 6 in R; 6 + 2 unscored + 1 + 1 = 10 responses.
     assert coverage_with_reviews(rows, pending) == [
         [SUBJECT, VERSION, 10, 6, 2, 1, 1, "", "", "", ""]
     ]
-    consolidated = [
-        {
-            "subject_id": "s",
-            "case_id": "c",
-            "run_id": "r1",
-            "method": "mean_of_primaries",
-            "primary_ids": "R01;R02",
-            "arbiter_id": "",
-        },
-        {
-            "subject_id": "s",
-            "case_id": "c",
-            "run_id": "r2",
-            "method": "arbiter",
-            "primary_ids": "R01;R03",
-            "arbiter_id": "R04",
-        },
-    ]
-    assert counted_scorings(consolidated) == {
+    mean = ConsolidatedRun(
+        "s", "v", "c", "r1", "mean_of_primaries", "R01+R02", ["R01", "R02"], "", "", [], [], 0, 0
+    )
+    arbitrated = ConsolidatedRun(
+        "s", "v", "c", "r2", "arbiter", "R04", ["R01", "R03"], "R04", "", [], [], 0, 0
+    )
+    assert counted_scorings([mean, arbitrated]) == {
         ("s", "c", "r1", "R01"),
         ("s", "c", "r1", "R02"),
         ("s", "c", "r2", "R04"),

@@ -1,6 +1,6 @@
 """decoding.read_whole_file (the read of every corpus file) and write_json's bytes.
 
-read_whole_file is given the size the manifest recorded; the file may have changed
+read_whole_file is given the size the corpus scan recorded; the file may have changed
 since. It must return exactly the file's bytes as they are when it is read, and fail
 with the same error as Python's open(path, "rb").read().
 """
@@ -18,7 +18,7 @@ CONTENT = b'{"a": [1, 2, 3], "text": "d\xc3\xa9j\xc3\xa0 vu"}\n'
 @pytest.mark.parametrize(
     "recorded_size",
     [
-        len(CONTENT),  # unchanged since the manifest
+        len(CONTENT),  # unchanged since the scan
         0,  # grew from empty
         10,  # grew
         len(CONTENT) - 1,  # grew by one byte: the read of size + 1 bytes is then full
@@ -26,7 +26,7 @@ CONTENT = b'{"a": [1, 2, 3], "text": "d\xc3\xa9j\xc3\xa0 vu"}\n'
         10 * len(CONTENT),  # shrank
     ],
 )
-def test_every_byte_is_read_whatever_size_the_manifest_recorded(tmp_path, recorded_size):
+def test_every_byte_is_read_whatever_size_the_scan_recorded(tmp_path, recorded_size):
     path = tmp_path / "file.json"
     path.write_bytes(CONTENT)
     assert read_whole_file(path, recorded_size) == CONTENT

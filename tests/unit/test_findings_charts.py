@@ -16,12 +16,11 @@ import pytest
 
 from browser import PROBE
 from findings_example import example_findings, fraction
+from ro_metrics.contracts.published import CHART_STEMS, chart_file
 from ro_metrics.rendering.translations import language
 from ro_metrics.report.findings_charts import (
-    CHART_STEMS,
     HEATMAP_COLOURS,
     Point,
-    chart_file,
     findings_charts,
     place_labels,
 )

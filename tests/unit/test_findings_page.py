@@ -12,6 +12,7 @@ import pytest
 
 from browser import PROBE
 from findings_example import CASE_IDS, example_findings
+from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
 from ro_metrics.rendering.translations import language
 from ro_metrics.report.findings_charts import findings_charts
 from ro_metrics.site.findings_page import case_ids_by_family, render_findings_page
@@ -120,24 +121,22 @@ def test_no_gold_text_and_no_private_field():
 @pytest.mark.parametrize("t", [EN, ES], ids=["en", "es"])
 def test_the_index_links_to_the_findings_page(t):
     row = {
-        "subject_id": "atlas", "subject_version": "v", "rank": "1", "rank_low": "1",
-        "rank_high": "1", "q_final": "0.705", "pass_rate": "0.5", "mean_clipped_score": "9.25",
-        "brier": "0.1", "ece": "0.12", "n_runs": "2", "n_pass": "1", "n_conditional": "1",
-        "n_fail": "0", "n_critical_fails": "0", "leaderboard_status": "Eligible",
+        "subject_id": "atlas", "subject_version": "v", "q_final": "0.705", "pass_rate": "0.5",
+        "mean_clipped_score": "9.25", "brier": "0.1", "ece": "0.12", "n_runs": "2", "n_pass": "1",
+        "n_conditional": "1", "n_fail": "0", "n_critical_fails": "0",
+        "leaderboard_status": "Eligible",
     }  # fmt: skip
-    index = render_index(
+    view = leaderboard_view(
         benchmark_version="v1.0",
         alpha=0.5,
         last_update="2026-05-16T12:43:22Z",
-        rows=[row],
-        tie_groups=[None],
-        uncertainty={},
+        subjects=[row],
+        uncertainty={("atlas", "v", "rank"): {"ci_low": "1", "ci_high": "1"}},
         tracks={("atlas", "v"): "classic"},
-        providers={"atlas": "Atlas Labs"},
+        registry={"atlas": {"kind": "llm", "provider": "Atlas Labs", "description": None}},
+        families=[],
         critical_fails=[],
-        case_ids=[],
-        matrix_rows=[""],
-        t=t,
     )
+    index = render_index(view, t, case_ids=[], matrix_rows=[""])
     link = f'<nav class="site-links"><a href="findings.html">{t("site_findings_link")}</a></nav>'
     assert link in index

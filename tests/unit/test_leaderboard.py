@@ -15,15 +15,9 @@ from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas.ranking import ranked, tie_groups
 from ro_metrics.history.snapshot import earlier_snapshots
 from ro_metrics.leaderboard.leaderboard_page import render_page
-from ro_metrics.rendering.reliability_diagram import (
-    DiagramRequest,
-    DiagramText,
-    diagram_key,
-    diagram_name,
-    draw_missing,
-    reliability_svg,
-)
-from ro_metrics.rendering.reliability_svg import reliability_svg_text
+from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
+from ro_metrics.rendering.reliability_diagram import diagram_name
+from ro_metrics.rendering.translations import ENGLISH, language
 from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS
 
 
@@ -188,7 +182,6 @@ def test_committed_leaderboard_agrees_with_metrics_per_subject():
 
 def page_with(description: str, version: str) -> str:
     row = subject("atlas", version, "0.5") | {
-        "rank": "1",
         "pass_rate": "0.5",
         "mean_clipped_score": "6.0",
         "brier": "0.25",
@@ -209,19 +202,22 @@ def page_with(description: str, version: str) -> str:
         "pass_rate_family": "1.0",
         "mean_clipped_score_family": "12.0",
     }
-    return render_page(
+    view = leaderboard_view(
         benchmark_version="v1.0",
         alpha=0.5,
         last_update="2026-05-13T10:38:10Z",
-        rows=[row | {"rank_low": "1", "rank_high": "1"}],
-        tie_groups=[1],
-        uncertainty={},
+        subjects=[row],
+        uncertainty={("atlas", version, "rank"): {"ci_low": "1", "ci_high": "1"}},
         tracks={("atlas", version): "classic"},
-        families=[family],
         registry={"atlas": {"kind": "llm", "provider": "<b>P</b>", "description": description}},
+        families=[family],
+        critical_fails=[],
+    )
+    return render_page(
+        view,
+        language(ENGLISH),
         diagrams={("atlas", version): ("<svg></svg>", [(9, 1, Fraction(4, 5), Fraction(1))])},
         snapshots=["2026-04-30"],
-        critical_fails=[],
     )
 
 
@@ -274,20 +270,3 @@ def test_committed_page_shows_intervals_and_tie_groups():
         page,
     )
     assert labels == [("1", "2", "1"), ("1", "2", "1"), ("3", "4", "2"), ("3", "4", "2")]
-
-
-def test_only_the_diagrams_missing_from_the_cache_are_drawn(tmp_path):
-    words = DiagramText("Confidence", "Accuracy", ",")
-    requests = [
-        DiagramRequest(((m, m + 1, Fraction(m, 10), Fraction(1, m)),), f"s{m} · v", words)
-        for m in range(1, 17)
-    ]
-    cache = tmp_path / "cache"
-    assert draw_missing(requests[:2], cache) == 2
-    assert draw_missing(requests, cache) == 14  # the first two are in the cache already
-    assert draw_missing(requests, cache) == 0
-    for request in requests:
-        key = diagram_key(*request)
-        expected = reliability_svg_text(*request)
-        assert (cache / f"{key}.svg").read_text("utf-8") == expected
-        assert reliability_svg(request.bins, request.title, cache, request.words) == expected

@@ -9,6 +9,7 @@ import re
 from markdown_it import MarkdownIt
 
 from ro_metrics.leaderboard.leaderboard_markdown import render_markdown
+from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
 from ro_metrics.rendering.translations import language
 from workflow_runs import COMMITTED_RESULTS
 
@@ -150,28 +151,28 @@ def probe_markdown() -> str:
     row = {
         "subject_id": "probe-model",
         "subject_version": PROBE,
-        "rank": "",
-        "rank_low": "",
-        "rank_high": "",
         "q_final": "0.5",
         "pass_rate": "0.5",
         "mean_clipped_score": "9.0",
         "brier": "0.1",
         "ece": "0.1",
         "n_runs": "2",
+        "n_pass": "1",
+        "n_conditional": "0",
+        "n_fail": "1",
         "n_critical_fails": "1",
         "leaderboard_status": "Disqualified",
     }
     key = ("probe-model", PROBE)
-    return render_markdown(
+    view = leaderboard_view(
         benchmark_version="v1.0",
         alpha=0.5,
         last_update="2026-05-16T12:43:22Z",
-        rows=[row],
-        tie_groups=[None],
+        subjects=[row],
         uncertainty={},
         tracks={key: "classic"},
         registry={"probe-model": {"kind": "llm", "provider": PROBE, "description": PROBE + "\n"}},
+        families=[],
         critical_fails=[
             {
                 "subject_id": key[0],
@@ -200,8 +201,8 @@ def probe_markdown() -> str:
                 "price_per_output_token_usd": "0.0000010000",
             }
         ],
-        t=language("en"),
     )
+    return render_markdown(view, language("en"))
 
 
 def test_the_escaping_probe_stays_text_in_every_cell_and_heading():

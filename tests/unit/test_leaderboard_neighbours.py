@@ -7,11 +7,13 @@ from fractions import Fraction
 
 from ro_metrics.contracts.records import NeighbourTest
 from ro_metrics.leaderboard.leaderboard_markdown import render_markdown
-from ro_metrics.leaderboard.leaderboard_page import (
+from ro_metrics.leaderboard.leaderboard_page import render_page
+from ro_metrics.leaderboard.leaderboard_view import (
+    Neighbour,
+    Shown,
     exact_decimal,
-    neighbour_lines,
-    p_value_text,
-    render_page,
+    leaderboard_view,
+    p_value_shown,
 )
 from ro_metrics.rendering.translations import ENGLISH, SPANISH, language
 from workflow_runs import COMMITTED_RESULTS, read_csv
@@ -20,12 +22,10 @@ EN, ES = language(ENGLISH), language(SPANISH)
 
 
 def row(subject_id, rank, q_final):
+    """A row of metrics_per_subject.csv: ranked (rank) Eligible, else Disqualified."""
     return {
         "subject_id": subject_id,
         "subject_version": "v1",
-        "rank": rank,
-        "rank_low": "1" if rank else "",
-        "rank_high": "2" if rank else "",
         "q_final": q_final,
         "pass_rate": "0.5",
         "mean_clipped_score": "6.0",
@@ -42,6 +42,11 @@ def row(subject_id, rank, q_final):
 
 ROWS = [row("alpha", "1", "0.9"), row("beta", "2", "0.5"), row("gamma", "3", "0.4")]
 ROWS.append(row("delta", "", "0.95"))
+# Rank intervals 1–2, 1–2, 3–3: tie groups 1, 1, 2 (delta is unranked).
+RANK_INTERVALS = {
+    (subject_id, "v1", "rank"): {"ci_low": low, "ci_high": high}
+    for subject_id, low, high in [("alpha", "1", "2"), ("beta", "1", "2"), ("gamma", "3", "3")]
+}
 TESTS = [
     # 13/160 = 0.08125 → half-even 0.0812; p_holm 926/2001 = 0.46277 → 0.4628.
     NeighbourTest("alpha", "v1", "beta", "v1", 30, "13/160", -0.05, 0.2083, "463/2001",
@@ -60,25 +65,42 @@ def test_exact_values_are_rounded_half_even_to_four_decimals():
 
 
 def test_p_values_below_the_resolution_say_so():
-    assert p_value_text("1/2001", EN) == "0.0005"  # 0.00049975
-    assert p_value_text("3/20000", EN) == "0.0002"  # 0.00015: half-even up to 2
+    assert p_value_shown("1/2001") == Shown("0.0005", False)  # 0.00049975
+    assert p_value_shown("3/20000") == Shown("0.0002", False)  # 0.00015: half-even up to 2
     # 0.0000499975 and 0.00005 (half-even to 0) both round to 0: shown as a bound.
-    assert p_value_text("1/20001", EN) == p_value_text("1/20000", EN) == "< 0.0001"
-    assert p_value_text("1/1000001", EN) == "< 0.0001"
-    assert p_value_text("1/1000001", ES) == "< 0,0001"
-    assert p_value_text("3/667", ES) == "0,0045"
+    assert p_value_shown("1/20001") == p_value_shown("1/20000") == Shown("0.0001", True)
+    assert p_value_shown("1/1000001") == Shown("0.0001", True)
+    assert p_value_shown("3/667") == Shown("0.0045", False)
+    # As the renderings write them: "< 0.0001" in each language, with its decimal mark.
+    below = [TESTS[0]._replace(p_value="1/1000001", p_holm="1/1000001"), TESTS[1]]
+    assert "Holm-adjusted p = &lt; 0.0001</span>" in page(below)
+    assert "&lt; 0,0001</span>" in page(below, ES)
+    assert "| \\< 0.0001 | \\< 0.0001 | no |" in markdown(below)
 
 
 def test_lines_join_each_test_to_its_upper_row():
-    lines = neighbour_lines(ROWS, TESTS, EN)
-    assert sorted(lines) == [0, 1]
-    assert lines[0] == ("beta · v1", False, "0.0812", "-0.05", "0.2083", "0.4628", 30)
-    assert lines[1] == ("gamma · v1", True, "0.2371", "0.107", "0.3642", "0.0045", 29)
-    spanish = neighbour_lines(ROWS, TESTS, ES)
-    assert spanish[1][2:6] == ("0,2371", "0,107", "0,3642", "0,0045")
+    rows = view(TESTS).rows
+    assert [row.index for row in rows if row.neighbour] == [0, 1]
+    assert rows[0].neighbour == Neighbour(
+        ("alpha", "v1"), ("beta", "v1"), 30, False, "0.0812", "-0.05", "0.2083",
+        Shown("0.2314", False), Shown("0.4628", False),
+    )  # fmt: skip
+    assert rows[1].neighbour == Neighbour(
+        ("beta", "v1"), ("gamma", "v1"), 29, True, "0.2371", "0.107", "0.3642",
+        Shown("0.0015", False), Shown("0.0045", False),
+    )  # fmt: skip
+    # A test whose versions have no rows is no row's line (it stays in the view's list).
+    gone = NeighbourTest("omega", "v1", "alpha", "v1", 3, "1/2", 0.1, 0.2, "1/2", "1/2", False)
+    with_gone = view([*TESTS, gone])
+    assert [row.index for row in with_gone.rows if row.neighbour] == [0, 1]
+    assert with_gone.neighbours[2].upper == ("omega", "v1")
+    spanish = page(TESTS, ES)
+    assert "ΔQ<sub>final</sub> = 0,2371 (IC 95 % " in spanish
+    assert '<span class="nowrap">0,107–0,3642</span>' in spanish
+    assert "Holm = 0,0045</span>" in spanish
 
 
-def page(neighbours, t=EN):
+def view(neighbours):
     keys = [(r["subject_id"], r["subject_version"]) for r in ROWS]
     family = {
         "family": "FOUL",
@@ -89,22 +111,32 @@ def page(neighbours, t=EN):
         "pass_rate_family": "1.0",
         "mean_clipped_score_family": "12.0",
     }
-    return render_page(
+    return leaderboard_view(
         benchmark_version="v1.0",
         alpha=0.5,
         last_update="2026-05-13T10:38:10Z",
-        rows=ROWS,
-        tie_groups=[1, 1, 2, None],
-        uncertainty={},
+        subjects=ROWS,
+        uncertainty=RANK_INTERVALS,
         tracks=dict.fromkeys(keys, "classic"),
-        families=[{**family, "subject_id": k[0], "subject_version": k[1]} for k in keys],
         registry={},
-        diagrams={k: ("<svg></svg>", [(9, 1, Fraction(4, 5), Fraction(1))]) for k in keys},
-        snapshots=[],
+        families=[{**family, "subject_id": k[0], "subject_version": k[1]} for k in keys],
         critical_fails=[],
         neighbours=neighbours,
-        t=t,
     )
+
+
+def page(neighbours, t=EN):
+    keys = [(r["subject_id"], r["subject_version"]) for r in ROWS]
+    return render_page(
+        view(neighbours),
+        t,
+        diagrams={k: ("<svg></svg>", [(9, 1, Fraction(4, 5), Fraction(1))]) for k in keys},
+        snapshots=[],
+    )
+
+
+def markdown(neighbours):
+    return render_markdown(view(neighbours), EN)
 
 
 def test_the_page_puts_a_line_between_adjacent_ranked_rows():
@@ -130,20 +162,7 @@ def test_without_tests_the_page_has_neither_lines_nor_note():
 
 
 def test_markdown_table_of_adjacent_ranks():
-    text = render_markdown(
-        benchmark_version="v1.0",
-        alpha=0.5,
-        last_update="2026-05-13T10:38:10Z",
-        rows=ROWS,
-        tie_groups=[1, 1, 2, None],
-        uncertainty={},
-        tracks={(r["subject_id"], r["subject_version"]): "classic" for r in ROWS},
-        registry={},
-        critical_fails=[],
-        operational=None,
-        t=EN,
-        neighbours=TESTS,
-    )
+    text = markdown(TESTS)
     assert "## Adjacent ranks: separable?" in text
     assert "| alpha · v1 | beta · v1 | 30 | 0.0812 (-0.05–0.2083) | 0.2314 | 0.4628 | no |" in text
     assert (

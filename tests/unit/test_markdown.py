@@ -5,7 +5,7 @@ GFM's tables and strikethrough) reads them."""
 import pytest
 from markdown_it import MarkdownIt
 
-from ro_metrics.rendering.markdown import gfm_table, markdown_text
+from ro_metrics.rendering.markdown import gfm_table, markdown_label, markdown_text
 
 GFM = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 
@@ -83,3 +83,10 @@ def test_a_row_of_the_wrong_width_is_refused():
         gfm_table(["a", "b"], [["x"]])
     with pytest.raises(ValueError, match="3 alignments for 2 headers"):
         gfm_table(["a", "b"], [], "lrl")
+
+
+def test_a_label_becomes_markdown_its_bold_kept():
+    # Q<sub>final</sub> (a page's markup) as Q_final; ECE* (indicative) a literal star.
+    assert markdown_label("Q<sub>final</sub> and ECE*") == "Q_final and ECE\\*"
+    assert markdown_label("**bold** *x") == "**bold** \\*x"
+    assert GFM.render(markdown_label("ECE* **bold**")) == "<p>ECE* <strong>bold</strong></p>\n"

@@ -66,11 +66,12 @@ def check_steps(runs: list[dict], alpha) -> None:
 
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "per_run.csv"
-        tables.write_per_run(rows, path, Path(scratch) / "per_run.table.json")
+        tables.write_csv(path, tables.PER_RUN_COLUMNS, rows)
+        tables.write_per_run_table(Path(scratch) / "counted.json", rows)
         header, written = read_csv_rows(path)
         assert header == PER_RUN_HEADER
         assert_rows(written, [per_run_cells(r) for r in per_run], as_text=True, table="per_run")
-        table = tables.read_per_run(Path(scratch) / "per_run.table.json")
+        table = tables.read_per_run(Path(scratch) / "counted.json")
 
     subject_rows = aggregates.subject_rows(table, alpha)
     family_rows = aggregates.family_rows(table)

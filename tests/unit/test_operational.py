@@ -19,12 +19,11 @@ from ro_metrics.contracts.tables import (
     OPERATIONAL_FAMILY_COLUMNS,
     OPERATIONAL_SUBJECT_COLUMNS,
 )
-from ro_metrics.corpus.layout import BATCH_LOGS, read_manifest, scan_telemetry
+from ro_metrics.corpus.layout import BATCH_LOGS, has_telemetry, telemetry_entries
 from ro_metrics.corpus.telemetry import Call, read_batch_log, response_keys, select_calls
 from ro_metrics.formulas import operational as op
 from ro_metrics.formulas.cost_quality import cost_facts
-from ro_metrics.leaderboard.leaderboard_page import cost_text
-from ro_metrics.rendering.translations import language
+from ro_metrics.leaderboard.leaderboard_view import Shown, cost_shown
 from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS, REPO
 
 SAMPLE = REPO / "tests/data/samples/batch_log.synthetic-sample.csv"
@@ -105,19 +104,19 @@ def test_the_leaderboard_and_the_findings_show_the_same_cost_per_case():
     # One formula for both (formerly a Decimal one for the page and a Fraction one for
     # findings.json): 0.011236 USD is "0.0112" on the page (4 decimals) and 2809/250000
     # in findings.json; 0.00004 USD (40 · 1e-6) is below the page's 0.0001 and says so;
-    # 0.00015 USD (150 · 1e-6), a tie at 4 decimals, is "0.0002" (half to even).
-    en = language("en")
+    # 0.00015 USD (150 · 1e-6), a tie at 4 decimals, is "0.0002" (half to even). (The
+    # pages write "< 0.0001": test_leaderboard_view.py.)
     row = priced_row("2612.0", "0.0000010000", "1724.8", "0.0000050000")
     versions = [
-        ({"subject_version": "v-a"} | row, "0.0112", Fraction(2809, 250000)),
+        ({"subject_version": "v-a"} | row, Shown("0.0112", False), Fraction(2809, 250000)),
         (
             {"subject_version": "v-b"} | priced_row("40.0", "0.0000010000", "0.0", "0.0000010000"),
-            "< 0.0001",
+            Shown("0.0001", True),
             Fraction(1, 25000),
         ),
         (
             {"subject_version": "v-c"} | priced_row("150.0", "1e-06", "0.0", "1e-06"),
-            "0.0002",
+            Shown("0.0002", False),
             Fraction(3, 20000),
         ),
     ]
@@ -130,7 +129,7 @@ def test_the_leaderboard_and_the_findings_show_the_same_cost_per_case():
             [version],
         )
         assert facts["versions"][version]["cost_per_case_usd"] == fraction_fact(exact)
-        assert cost_text(operational_row, en) == shown
+        assert cost_shown(operational_row) == shown
 
 
 # --- reading a batch log ----------------------------------------------------------------
@@ -361,17 +360,17 @@ def test_the_demo_differs_from_the_benchmarks_count_exactly_where_it_should():
     }
 
 
-def test_the_telemetry_manifest_lists_the_batch_logs_only(tmp_path):
-    assert scan_telemetry(tmp_path) == []  # no logs/batch_logs: no telemetry
+def test_the_telemetry_listing_holds_the_batch_logs_only(tmp_path):
+    assert telemetry_entries(tmp_path) == []  # no logs/batch_logs: no telemetry
+    assert not has_telemetry(tmp_path)
     folder = tmp_path / BATCH_LOGS
     folder.mkdir(parents=True)
     (folder / "2026-05-12T09-14-03Z.csv").write_bytes(SAMPLE.read_bytes())
     (folder / "README.md").write_text("notes", "utf-8")
     (folder / ".2026-05-12T10-00-00Z.csv.swp").write_text("", "utf-8")
     (folder / "old.csv").mkdir()
-    manifest = tmp_path / "telemetry.tsv"
-    manifest.write_text("".join(scan_telemetry(tmp_path)), "utf-8")
-    entries = read_manifest(manifest)
+    assert has_telemetry(tmp_path)
+    entries = telemetry_entries(tmp_path)
     assert [(entry.kind, entry.path) for entry in entries] == [
         ("file", f"{BATCH_LOGS}/2026-05-12T09-14-03Z.csv"),
         ("folder", f"{BATCH_LOGS}/old.csv"),  # reported as a problem by the step

@@ -1,5 +1,6 @@
-"""How the corpus is split for loading: the partition count `auto` chooses, the
-manifests that record it, and the inputs digest that does not depend on it."""
+"""How the corpus is split into partitions: the count `auto` chooses, each partition's
+listing and its digest (what reruns its jobs), and the inputs digest that does not
+depend on the partitions."""
 
 import hashlib
 from types import SimpleNamespace
@@ -10,10 +11,9 @@ from ro_metrics.contracts.records import InputDigest
 from ro_metrics.corpus.cross_check import digests_of_groups
 from ro_metrics.corpus.layout import (
     auto_partitions,
+    partition_entries,
     partition_of,
-    read_manifest,
-    recorded_partitions,
-    refresh_manifests,
+    scan_corpus,
 )
 
 
@@ -46,26 +46,41 @@ def make_corpus(root, subjects: dict[str, int]):
                 (folder / f"RO-NOWE-{index:03d}__run-1.json").write_text("{}")
 
 
-def test_refresh_manifests_records_the_partitions_and_drops_those_of_another_count(tmp_path):
-    corpus, manifests = tmp_path / "corpus", tmp_path / "manifests"
+def test_each_partition_lists_its_subjects_files_and_reruns_when_one_changes(tmp_path):
+    corpus = tmp_path / "corpus"
     make_corpus(corpus, {"atlas-7b": 3, "fjord-13b": 2, "zephyr-2b": 1})
-
-    ids = refresh_manifests(corpus, "v1.0", 8, manifests)
-    assert ids == ["0", "1", "2", "3", "4", "5", "6", "7"]
-    assert recorded_partitions(manifests) == ids
-    # Every file in the manifest of its subject's partition, sorted.
     files = sorted(path.relative_to(corpus).as_posix() for path in corpus.rglob("*.json"))
-    for pid in ids:
-        listed = [entry.path for entry in read_manifest(manifests / f"partition-{pid}.tsv")]
+
+    scan = scan_corpus(corpus, "v1.0", 8)
+    assert scan.n_partitions == 8
+    assert sorted(scan.partitions) == ["0", "1", "2", "3", "4", "5", "6", "7"]
+    # Every file in the listing of its subject's partition, sorted.
+    for pid in scan.partitions:
+        listed = [entry.path for entry in partition_entries(corpus, "v1.0", pid, 8)]
         assert listed == [path for path in files if partition_of(path.split("/")[2], 8) == pid]
 
-    # auto: 12 files, one partition holding every entry, sorted; no other manifest left.
-    assert refresh_manifests(corpus, "v1.0", "auto", manifests) == ["0"]
-    assert recorded_partitions(manifests) == ["0"]
-    assert sorted(path.name for path in manifests.glob("partition-*.tsv")) == ["partition-0.tsv"]
-    paths = [entry.path for entry in read_manifest(manifests / "partition-0.tsv")]
-    assert len(paths) == 12 and paths == sorted(paths)
-    assert (manifests / "partitions.txt").read_text("utf-8") == "1\n"
+    # auto: 12 files, one partition holding every entry, sorted.
+    scan = scan_corpus(corpus, "v1.0", "auto")
+    assert scan.n_partitions == 1
+    paths = [entry.path for entry in partition_entries(corpus, "v1.0", "0", 1)]
+    assert paths == files
+
+    # A changed file changes its partition's digest only.
+    before = scan_corpus(corpus, "v1.0", 8)
+    fjord = partition_of("fjord-13b", 8)
+    (corpus / "scoring/v1.0/fjord-13b/RO-NOWE-000__run-1.json").write_text('{"x": 1}')
+    after = scan_corpus(corpus, "v1.0", 8)
+    assert {
+        pid for pid in before.partitions if before.partitions[pid] != after.partitions[pid]
+    } == {fjord}
+    assert (before.golds, before.layout, before.telemetry) == (
+        after.golds,
+        after.layout,
+        after.telemetry,
+    )
+    # A new response changes which responses exist (the operational step's digest) too.
+    (corpus / "responses/v1.0/fjord-13b/RO-NOWE-009__run-1.json").write_text("{}")
+    assert scan_corpus(corpus, "v1.0", 8).responses != after.responses
 
 
 def test_inputs_digest_groups_do_not_depend_on_the_load_partitions():

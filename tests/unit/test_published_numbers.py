@@ -12,7 +12,7 @@ import pytest
 from ro_metrics.contracts.records import fraction_fact
 from ro_metrics.contracts.tables import decimal_text, exact_fraction, format_metric, rounded_exact
 from ro_metrics.formulas.agreement_tables import published
-from ro_metrics.leaderboard.leaderboard_page import exact_decimal
+from ro_metrics.leaderboard.leaderboard_view import exact_decimal
 from ro_metrics.rendering.translations import language
 from ro_metrics.report.findings_charts import q_final_of
 from ro_metrics.report.report_templates import ReportFilters

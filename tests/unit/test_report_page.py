@@ -1,13 +1,12 @@
 """site/report_page.py: the site's report page from the report's Markdown — raw
 HTML never rendered, the editions' links between each other's pages, tables wrapped,
-and written through the PageWriter only when the Markdown changes."""
+each edition from its own published Markdown file."""
 
 from findings_facts import demo_facts
 
 from ro_metrics.rendering.translations import language
 from ro_metrics.report.report_templates import render_report
-from ro_metrics.site.report_page import render_report_page, report_html, write_report_pages
-from ro_metrics.site.site_files import PageWriter
+from ro_metrics.site.report_page import REPORT_FILES, render_report_page, report_html
 from workflow_runs import REPO
 
 
@@ -29,22 +28,8 @@ def test_a_quote_with_markup_stays_text_on_the_page():
     assert '<div class="table-wrap"><table>' in page
 
 
-def test_pages_are_written_only_when_the_markdown_changes(tmp_path):
-    results = tmp_path / "results"
-    results.mkdir()
-    (results / "findings.md").write_text("# Report\n\n[es](findings.es.md)\n", "utf-8")
-    (results / "findings.es.md").write_text("# Informe\n", "utf-8")
-    paths = [results / "findings.md", results / "findings.es.md"]
-    manifest = tmp_path / "site.pages.json"
-
-    def run():
-        writer = PageWriter(tmp_path / "site", manifest, "code")
-        write_report_pages(writer, "code", paths, "v1.0")
-        writer.save(manifest)
-        return writer.written
-
-    assert run() == ["report.html", "es/report.html"]
-    assert run() == []
-    (results / "findings.es.md").write_text("# Informe nuevo\n", "utf-8")
-    assert run() == ["es/report.html"]
-    assert "Informe nuevo" in (tmp_path / "site/es/report.html").read_text("utf-8")
+def test_each_edition_is_rendered_from_its_own_published_markdown():
+    assert REPORT_FILES == {"en": "findings.md", "es": "findings.es.md"}
+    page = render_report_page("# Informe\n\n[English](findings.md)\n", "v1.0", language("es"))
+    assert page.startswith('<!DOCTYPE html>\n<html lang="es">')
+    assert "<h1>Informe</h1>" in page and '<a href="../report.html">English</a>' in page

@@ -11,24 +11,26 @@ from ro_metrics.contracts.records import ConsolidatedRun, PendingRun
 from ro_metrics.formulas import agreement_tables
 from ro_metrics.formulas.evidence import evidence
 from ro_metrics.formulas.per_run import per_run_row
-from ro_metrics.leaderboard.leaderboard_markdown import agreement_paragraph, ranking_section
+from ro_metrics.leaderboard.leaderboard_markdown import render_markdown
+from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
 from ro_metrics.leaderboard.review_view import (
     ARBITER_ROLE,
     ARBITRATED,
     PRIMARY_ROLE,
     PendingCounts,
     review_summary,
-    reviewed_runs,
+    run_views,
 )
 from ro_metrics.rendering.page_templates import Labels
 from ro_metrics.rendering.translations import ENGLISH, SPANISH, language
 from ro_metrics.site.site_pages import (
     COMPONENTS,
     VersionRun,
+    case_rows,
     counting_text,
     decision_text,
+    matrix_row,
     render_version_page,
-    version_parts,
 )
 from site_records import SITE_GOLD, published_run
 
@@ -63,21 +65,16 @@ DIVERGENT = [{"arbiter_status": status} for status in ("pending", ARBITRATED, "p
 
 
 def pending_row(version, status, critical):
-    return {
-        "subject_id": "atlas",
-        "subject_version": version,
-        "case_id": "RO-FOUL-001",
-        "family": "FOUL",
-        "run_id": "run-1",
-        "status": status,
-        "primary_ids": "R01;R02",
-        "divergent": "critical_fail" if critical else "",
-        "critical_disagreement": str(critical),
-    }
+    """A run pending its review (records.PendingRun, as the partitions' reviews.json
+    hand them on)."""
+    divergent = ["critical_fail"] if critical else []
+    return PendingRun(
+        "atlas", version, "RO-FOUL-001", "run-1", status, ["R01", "R02"], divergent, critical
+    )
 
 
-# pending_runs.csv: version va has two runs pending arbitration, one a critical-fail
-# disagreement; version vb one run awaiting its second review.
+# The runs pending review: version va has two runs pending arbitration, one a
+# critical-fail disagreement; version vb one run awaiting its second review.
 PENDING = [
     pending_row("va", "pending_arbitration", True),
     pending_row("va", "pending_arbitration", False),
@@ -103,8 +100,10 @@ def test_the_summary_counts_by_hand():
         ("atlas", "va"): PendingCounts(2, 0, True),
         ("atlas", "vb"): PendingCounts(0, 1, False),
     }
-    # No run with two primaries: no rows, every value unknown, counts 0.
-    assert review_summary([], [], []).line == ("", "", "", "", 0, 0, 0, 0, 0)
+    # No run with two primaries and none pending: one reviewer per run, no summary.
+    assert review_summary([], [], []) is None
+    # Runs pending, none with two primaries yet: every agreement value unknown.
+    assert review_summary([], [], PENDING[2:]).line == ("", "", "", "", 0, 0, 0, 0, 1)
 
 
 ENGLISH_LINE = (
@@ -138,11 +137,12 @@ SPANISH_LINE = (
     ],
 )
 def test_the_agreement_line_in_both_languages(t, line, files):
-    markdown = agreement_paragraph(REVIEW.line, t)
+    markdown = render_markdown(board(REVIEW), t)
     linked = files.format(
         a="[agreement.csv](agreement.csv)", d="[divergent_runs.csv](divergent_runs.csv)"
     )
-    assert markdown == f"{line} {linked}"
+    # A paragraph of its own.
+    assert f"\n\n{line} {linked}\n\n" in markdown
     html = str(COMPONENTS.agreement_line(REVIEW.line, Labels(t)))
     assert html.startswith('<p class="note review-agreement">')
     assert '<a href="agreement.csv">agreement.csv</a>' in html
@@ -154,17 +154,15 @@ def test_the_agreement_line_in_both_languages(t, line, files):
 
 
 def test_an_undefined_statistic_shows_as_unknown():
-    line = review_summary([], [], []).line
-    assert "classification — (95 % CI —–—)" in agreement_paragraph(line, EN)
+    markdown = render_markdown(board(review_summary([], [], PENDING[2:])), EN)
+    assert "classification — (95 % CI —–—)" in markdown
 
 
 def board_row(version, status="Eligible"):
+    """A row of metrics_per_subject.csv."""
     return {
         "subject_id": "atlas",
         "subject_version": version,
-        "rank": "1" if status == "Eligible" else "",
-        "rank_low": "",
-        "rank_high": "",
         "q_final": "0.5",
         "pass_rate": "0.5",
         "mean_clipped_score": "9.0",
@@ -182,21 +180,34 @@ def board_row(version, status="Eligible"):
 ROWS = [board_row("va"), board_row("vb"), board_row("vc")]
 
 
+def board(review):
+    """The leaderboard's view of ROWS (all three ranked 1, no rank interval)."""
+    return leaderboard_view(
+        benchmark_version="v1.0",
+        alpha=0.5,
+        last_update="2026-05-13T10:38:10Z",
+        subjects=ROWS,
+        uncertainty={},
+        tracks={("atlas", v): "classic" for v in ("va", "vb", "vc")},
+        registry={},
+        families=[],
+        critical_fails=[],
+        review=review,
+    )
+
+
 def ranking_html(t, review):
     return str(
         COMPONENTS.ranking_table(
-            ROWS,
-            [None] * 3,
-            {},
-            {("atlas", v): "classic" for v in ("va", "vb", "vc")},
-            {},
-            {},
-            lambda index, _row: f"#subject-{index}",
-            lambda _fail: None,
-            Labels(t),
-            review=review,
+            board(review), lambda row: f"#subject-{row.index}", lambda _fail: None, Labels(t)
         )
     )
+
+
+def ranking_section(review) -> str:
+    """leaderboard.md's ranking section: from its heading to the next one."""
+    markdown = render_markdown(board(review), EN)
+    return markdown.split("\n## Ranking\n", 1)[1].split("\n## ", 1)[0]
 
 
 def cells_of(html: str, version: str) -> list[str]:
@@ -238,8 +249,7 @@ def test_the_ranking_rows_pending_counts_and_flag(t, flag, pending_a, pending_b)
 
 
 def test_the_markdown_ranking_has_the_pending_columns_and_the_flag():
-    tracks = {("atlas", v): "classic" for v in ("va", "vb", "vc")}
-    section = ranking_section(ROWS, [None] * 3, {}, tracks, EN, REVIEW)
+    section = ranking_section(REVIEW)
     lines = [line for line in section.splitlines() if line.startswith("| ")]
     assert lines[0].endswith("| Status | Pending arbitration | Awaiting second review |")
     assert lines[1].endswith(
@@ -247,7 +257,7 @@ def test_the_markdown_ranking_has_the_pending_columns_and_the_flag():
     )
     assert lines[2].endswith("| Eligible | 0 | 1 |")
     assert lines[3].endswith("| Eligible | 0 | 0 |")
-    single = ranking_section(ROWS, [None] * 3, {}, tracks, EN)
+    single = ranking_section(None)
     assert "Pending" not in single and "⚠" not in single
 
 
@@ -324,7 +334,7 @@ def reviewers(run):
 def test_the_scorings_are_grouped_by_run_with_their_roles():
     # The arbiter's scoring listed first: it still comes after the primaries.
     shuffled = [SCORINGS[4], *SCORINGS[:4], *SCORINGS[5:]]
-    runs = reviewed_runs(shuffled, DECISIONS, GOLDS)
+    runs = run_views(shuffled, DECISIONS, GOLDS)
     assert [run.scorings[0].published.run.run_id for run in runs] == [
         "run-2", "run-1", "run-3", "run-4"
     ]  # fmt: skip
@@ -352,9 +362,48 @@ def test_the_scorings_are_grouped_by_run_with_their_roles():
 def test_a_scoring_the_consolidation_does_not_name_is_an_error():
     stray = scoring("run-1", "R09", [2, 2, 2, 0, 2, 2])
     with pytest.raises(ValueError, match="run-1: scorings by R09 are not in the consolidation"):
-        reviewed_runs([*SCORINGS[:2], stray], DECISIONS, GOLDS)
+        run_views([*SCORINGS[:2], stray], DECISIONS, GOLDS)
     with pytest.raises(ValueError, match="run-9: scored, but not in the consolidation"):
-        reviewed_runs([scoring("run-9", "R01", [0] * 6)], DECISIONS, GOLDS)
+        run_views([scoring("run-9", "R01", [0] * 6)], DECISIONS, GOLDS)
+
+
+def test_a_run_whose_one_scoring_counts_is_shown_as_it_is():
+    """One reviewer per run: the consolidation is the identity (method "single"), each
+    run its one scoring, shown as it is; beside runs under review, the same (the view
+    follows each run's data, not a review mode)."""
+    alone = scoring("run-5", "R01", [2, 2, 2, 0, 2, 2])
+    single = consolidated("run-5", "single", ["R01"], "", [2, 2, 2, 0, 2, 2])
+    decisions = {("RO-FOUL-001", "run-5"): single}
+    assert run_views([alone], decisions, GOLDS) == [alone]
+    page = render_version_page(
+        subject_id="atlas",
+        subject_version="v",
+        runs=[alone],
+        summary=SUMMARY,
+        golds=GOLDS,
+        benchmark_version="v1.0",
+        t=EN,
+    )
+    assert '<article class="run" id="RO-FOUL-001__run-5">' in page
+    assert ".scorings {" not in page and EN("review_version_note") not in page
+    mixed = run_views([*SCORINGS[:2], alone], DECISIONS | decisions, GOLDS)
+    assert [type(view).__name__ for view in mixed] == ["ReviewedRun", "VersionRun"]
+    page = render_version_page(
+        subject_id="atlas",
+        subject_version="v",
+        runs=mixed,
+        summary=SUMMARY,
+        golds=GOLDS,
+        benchmark_version="v1.0",
+        t=EN,
+    )
+    assert list(articles(page)) == ["run-1"]
+    assert '<article class="run" id="RO-FOUL-001__run-5">' in page
+    assert ".scorings {" in page
+    (rows,) = case_rows("atlas", "v", mixed, editions={"en": EN})
+    # Both counted: the mean (Conditional, 9.5) and the single scoring (Pass, 10).
+    assert rows.counts == [2, 1, 1, 0, 0]
+    assert rows.html["en"].count("<tr>") == 2
 
 
 @pytest.mark.parametrize(
@@ -389,7 +438,7 @@ def test_a_scoring_the_consolidation_does_not_name_is_an_error():
     ],
 )
 def test_which_scoring_counts_for_each_method(t, expected):
-    runs = reviewed_runs(SCORINGS, DECISIONS, GOLDS)
+    runs = run_views(SCORINGS, DECISIONS, GOLDS)
     by_run = {run.scorings[0].published.run.run_id: run for run in runs}
     order = ["run-2", "run-1", "run-3", "run-4"]
     assert [decision_text(by_run[run_id], t) for run_id in order] == expected
@@ -397,7 +446,7 @@ def test_which_scoring_counts_for_each_method(t, expected):
 
 def test_each_scorings_tag():
     arbitrated, mean, diverged, alone = (
-        reviewed_runs([SCORINGS[i] for i in order], DECISIONS, GOLDS)[0]
+        run_views([SCORINGS[i] for i in order], DECISIONS, GOLDS)[0]
         for order in ([2, 3, 4], [0, 1], [5, 6], [7])
     )
     assert [counting_text(arbitrated, i, EN) for i in range(3)] == [
@@ -421,16 +470,15 @@ SUMMARY = ["atlas", "v", 2, 2, 0, 0, 0, 0, "1.0", "9.25", "0.04", "0.2", "0.5", 
 
 @pytest.mark.parametrize("t", [EN, ES])
 def test_the_version_page_shows_every_scoring_and_which_counts(t):
-    runs = reviewed_runs(SCORINGS, DECISIONS, GOLDS)
+    runs = run_views(SCORINGS, DECISIONS, GOLDS)
     page = render_version_page(
         subject_id="atlas",
         subject_version="v",
-        runs=SCORINGS,
+        runs=runs,
         summary=SUMMARY,
         golds=GOLDS,
         benchmark_version="v1.0",
         t=t,
-        reviewed=runs,
     )
     found = articles(page)
     assert list(found) == ["run-1", "run-2", "run-3", "run-4"]  # one article per run
@@ -457,18 +505,16 @@ def test_the_version_page_shows_every_scoring_and_which_counts(t):
     assert t("review_status_pending_arbitration") in found["run-3"]
     assert 'class="scores"' not in found["run-3"] and " counts" not in found["run-3"]
     assert 'class="decision pending"' in found["run-4"]
-    # The run view's style and note only under double review.
+    # The run view's style and note: the page has runs under review.
     assert "review.css" not in page and ".scorings {" in page
     assert t("review_version_note") in page
 
 
 @pytest.mark.parametrize("t", [EN, ES])
 def test_the_case_rows_and_matrix_show_the_run_as_counted(t):
-    runs = reviewed_runs(SCORINGS, DECISIONS, GOLDS)
-    parts, rows = version_parts(
-        "atlas", "v", "d", SCORINGS, ["RO-FOUL-001"], editions={t.code: t}, reviewed=runs
-    )
-    html = rows["RO-FOUL-001"][t.code]
+    runs = run_views(SCORINGS, DECISIONS, GOLDS)
+    (rows,) = case_rows("atlas", "v", runs, editions={t.code: t})
+    html = rows.html[t.code]
     cells = [
         [visible(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row)]
         for row in re.findall(r"<tr>(.*?)</tr>", html)
@@ -489,8 +535,9 @@ def test_the_case_rows_and_matrix_show_the_run_as_counted(t):
     assert cells[2][2:5] == [t("review_status_pending_arbitration"), unknown, unknown]
     assert cells[3][2] == t("review_status_awaiting_second_review")
     # The counts are of the counted runs: 2 runs, 2 Conditional.
-    assert parts.cases["RO-FOUL-001"].counts == [2, 0, 2, 0, 0]
+    assert rows.counts == [2, 0, 2, 0, 0]
     # The matrix: one letter per run in run order, "?" for the two pending.
-    letters = re.findall(r"<i class=(\w+)>(.*?)</i>", parts.matrix_row[t.code])
+    row = matrix_row("atlas", "v", runs, ["RO-FOUL-001"], t)
+    letters = re.findall(r"<i class=(\w+)>(.*?)</i>", row)
     pending = t("review_letter_pending")
     assert letters == [("conditional", t("letter_Conditional"))] * 2 + [("pending", pending)] * 2

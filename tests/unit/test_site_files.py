@@ -1,44 +1,33 @@
 """The site's files (ro_metrics.site.site_files) and its pages' escaping.
 
 - page names: safe on every file system, one page per subject version, links relative;
-- PageWriter: a page is written only when its bytes change, a page whose inputs did not
-  change is not even rendered, a page removed from the site is deleted (only if the
-  workflow wrote it);
-- drop_outdated_manifests: a page deleted or edited by hand, or another site folder,
-  drops its job's manifest;
-- the parts a partition hands on (records.VersionParts, one small JSON file; a rows file
-  per case of records.VersionRows, written only when its bytes change) read back as
-  written, and a case page joins its versions' rows in the order given;
+  the page set from the data (site_page_paths);
+- what the version pages jobs hand on (records.MatrixRow to the front pages job,
+  records.CaseRows to the case pages jobs) reads back as written, and a case page
+  joins its versions' rows in the order given;
 - a subject version or corpus text holding markup is escaped on the pages, in every
   language.
 """
 
-import os
-
 import pytest
 
-from ro_metrics.contracts.files import remove_stale_staging
 from ro_metrics.contracts.records import (
-    CasePart,
-    VersionParts,
-    VersionRows,
+    CaseRows,
+    MatrixRow,
     read_case_rows,
-    read_page_manifest,
-    read_version_parts,
-    rows_digest,
+    read_matrix_rows,
     write_case_rows,
-    write_version_parts,
+    write_matrix_rows,
 )
 from ro_metrics.rendering.translations import LANGUAGES
 from ro_metrics.site.site_files import (
-    PageWriter,
     case_page,
-    case_rows_path,
-    drop_outdated_manifests,
     edition_page,
     href,
     run_anchor,
+    site_page_paths,
     version_page,
+    write_page,
 )
 from ro_metrics.site.site_pages import EDITIONS, render_case_page
 from site_records import SITE_GOLD, site_pages, version_run
@@ -74,101 +63,37 @@ def test_the_spanish_edition_mirrors_the_site_under_es():
     assert edition_page("index.html", "es") == "es/index.html"
 
 
-def test_a_page_is_written_only_when_its_bytes_change(tmp_path):
-    site, manifest = tmp_path / "site", tmp_path / "m.json"
-    writer = PageWriter(site, manifest, "code-1")
-    assert writer.write("cases/A.html", "in-1", b"<p>A</p>") is True
-    writer.save(manifest)
-    first = os.stat(site / "cases/A.html")
-
-    writer = PageWriter(site, manifest, "code-1")
-    assert writer.is_current("cases/A.html", "in-1")  # same inputs: not even rendered
-    assert not writer.is_current("cases/B.html", "in-1")
-    writer = PageWriter(site, manifest, "code-1")
-    assert writer.write("cases/A.html", "in-2", b"<p>A</p>") is False  # same bytes
-    writer.save(manifest)
-    assert os.stat(site / "cases/A.html").st_ino == first.st_ino
-    assert read_page_manifest(manifest).pages["cases/A.html"][0] == "in-2"
-
-    writer = PageWriter(site, manifest, "code-2")  # new code: nothing is current...
-    assert not writer.is_current("cases/A.html", "in-2")
-    assert writer.write("cases/A.html", "in-2", b"<p>A</p>") is False  # ...same bytes kept
-    assert writer.write("cases/A.html", "in-3", b"<p>A2</p>") is True
-    assert (site / "cases/A.html").read_bytes() == b"<p>A2</p>"
-    assert writer.written == ["cases/A.html"]
-
-
-def test_a_page_no_longer_rendered_is_removed_and_other_files_are_kept(tmp_path):
-    site, manifest = tmp_path / "site", tmp_path / "m.json"
-    writer = PageWriter(site, manifest, "c")
-    writer.write("versions/a/v1.html", "1", b"v1")
-    writer.write("index.html", "1", b"i")
-    writer.save(manifest)
-    (site / "CNAME").write_text("example.org")
-    writer = PageWriter(site, manifest, "c")
-    writer.write("index.html", "2", b"i2")
-    assert writer.remove_dropped() == ["versions/a/v1.html"]
-    assert not (site / "versions").exists()  # emptied folders go too
-    assert (site / "CNAME").read_text() == "example.org"
-
-
-def test_a_killed_runs_staging_files_go_when_a_page_is_written_in_their_folder(tmp_path):
-    """write_bytes_atomic stages a page as .<name>.<pid>.tmp beside it; a killed run
-    leaves it there. The next job writing a page into that folder removes every such
-    file (each site folder has one writer), and nothing else."""
-    site, manifest = tmp_path / "site", tmp_path / "m.json"
-    (site / "cases").mkdir(parents=True)
-    (site / "versions").mkdir()
-    left = [site / "cases/.B.html.123.tmp", site / "cases/.A.html.9.tmp"]
-    other = [site / "cases/.keep", site / "cases/B.tmp", site / "versions/.A.html.9.tmp"]
-    for path in left + other:
-        path.write_bytes(b"x")
-    writer = PageWriter(site, manifest, "c")
-    assert writer.write("cases/A.html", "1", b"a") is True
-    assert not any(path.exists() for path in left)
-    assert all(path.exists() for path in other)
-    assert sorted(path.name for path in (site / "cases").iterdir()) == [".keep", "A.html", "B.tmp"]
-
-
-def test_stale_staging_files_of_named_files_only(tmp_path):
-    for name in (".a.csv.1.tmp", ".a.csv.22.tmp", ".b.csv.1.tmp", "a.csv", ".a.csv.tmp.x"):
-        (tmp_path / name).write_bytes(b"x")
-    remove_stale_staging(tmp_path, ["a.csv"])
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".a.csv.tmp.x", ".b.csv.1.tmp", "a.csv"]
-    remove_stale_staging(tmp_path / "missing", ["a.csv"])  # no folder: nothing to do
-
-
-def test_a_damaged_or_moved_site_drops_the_manifest(tmp_path):
-    site, manifest = tmp_path / "site", tmp_path / "m.pages.json"
-    writer = PageWriter(site, manifest, "c")
-    writer.write("index.html", "1", b"index")
-    writer.write("cases/A.html", "1", b"a")
-    writer.save(manifest)
-    assert drop_outdated_manifests(site, [manifest]) == []
-    assert manifest.exists()
-    (site / "cases/A.html").write_bytes(b"edited")
-    (messages,) = [drop_outdated_manifests(site, [manifest])]
-    assert len(messages) == 1 and "cases/A.html not as the workflow wrote it" in messages[0]
-    assert not manifest.exists()
-    writer = PageWriter(site, manifest, "c")
-    writer.write("index.html", "1", b"index")
-    writer.save(manifest)
-    assert drop_outdated_manifests(tmp_path / "elsewhere", [manifest]) == [
-        f"site: {tmp_path / 'elsewhere'} does not exist (any more); building it anew"
+def test_the_site_is_its_front_pages_and_a_page_per_case_and_version_in_each_edition():
+    """Two cases (one without runs still has its page), two versions (one whose name is
+    not a safe file name): 3 front pages + 2 case pages + 2 version pages, twice."""
+    pages = site_page_paths(["RO-SCAL-002", "RO-FOUL-001"], [("atlas", "v1"), ("birch", "B 2")])
+    odd = version_page("birch", "B 2")
+    assert odd.startswith("versions/birch/b-2-")
+    english = [
+        "cases/RO-FOUL-001.html",
+        "cases/RO-SCAL-002.html",
+        "findings.html",
+        "index.html",
+        "report.html",
+        "versions/atlas/v1.html",
+        odd,
     ]
-    writer = PageWriter(site, manifest, "c")
-    writer.write("index.html", "1", b"index")
-    writer.save(manifest)
-    other = tmp_path / "other"
-    other.mkdir()
-    assert "the site folder changed" in drop_outdated_manifests(other, [manifest])[0]
+    assert pages == sorted([*english, *(f"es/{page}" for page in english)])
+    assert site_page_paths([], []) == [
+        "es/findings.html", "es/index.html", "es/report.html",
+        "findings.html", "index.html", "report.html",
+    ]  # fmt: skip
+
+
+def test_a_page_is_written_at_its_path_in_its_jobs_folder(tmp_path):
+    write_page(tmp_path / "out", "es/cases/RO-FOUL-001.html", "<p>ñ</p>")
+    assert (tmp_path / "out/es/cases/RO-FOUL-001.html").read_bytes() == "<p>ñ</p>".encode()
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_markup_in_corpus_text_is_escaped_on_the_pages(code):
     summary = ["atlas", PROBE, 1, 0, 0, 1, 1, 0, "0.0", "10.0", "0.04", "0.2", "0.5", "0.4", "Q"]
-    page, parts, case = site_pages(PROBE, PROBE, summary, EDITIONS[code])
-    matrix_row = parts.matrix_row[code]
+    page, matrix_row, case = site_pages(PROBE, PROBE, summary, EDITIONS[code])
     escaped = "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&#x27;"
     for html in (page, case, matrix_row):
         assert "<script>alert" not in html
@@ -184,75 +109,56 @@ def test_markup_in_corpus_text_is_escaped_on_the_pages(code):
     assert '<q class="quote">&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;</q>' in page
 
 
-def test_a_partitions_parts_are_read_back_as_written(tmp_path):
-    """One small JSON file per partition: each version's parts as an array in field
-    order, its cases' parts as [counts, the SHA-256 of its rows in every language]."""
-    path = tmp_path / "partition-0.parts.json"
-    assert read_version_parts(path) is None  # a first run
-    rows = {"es": "<tr>S</tr>", "en": "<tr>F</tr>"}
-    digest = "4ff7db6ba83acb27802e5e7f13679dd2e8f2656c3471eebcb2e626e99128d3a6"
-    assert rows_digest(rows) == digest  # of b'{"en":"<tr>F</tr>","es":"<tr>S</tr>"}'
-    parts = [
-        VersionParts(
-            "atlas",
-            "v1",
-            "in-1",
-            {"en": "<tr>A</tr>", "es": "<tr>a</tr>"},
-            {"RO-FOUL-001": CasePart([1, 0, 0, 1, 1], digest)},
-        ),
-        VersionParts("birch", "v2", "in-2", {"en": "<tr>B</tr>", "es": "<tr>b</tr>"}, {}),
-    ]
-    write_version_parts(path, parts)
-    assert path.read_bytes() == (
-        b'{"version_parts":[["atlas","v1","in-1",{"en":"<tr>A</tr>","es":"<tr>a</tr>"},'
-        b'{"RO-FOUL-001":[[1,0,0,1,1],"' + digest.encode() + b'"]}],'
-        b'["birch","v2","in-2",{"en":"<tr>B</tr>","es":"<tr>b</tr>"},{}]]}\n'
-    )
-    assert read_version_parts(path) == parts
-    assert read_version_parts(path)[0].cases["RO-FOUL-001"].counts == [1, 0, 0, 1, 1]
-
-
-def test_a_partitions_rows_file_of_a_case_is_written_only_when_its_bytes_change(tmp_path):
-    """partition-N.cases/<case_id>.json beside partition-N.parts.json: the versions'
-    rows of the case as arrays [subject_id, subject_version, rows by language code]."""
-    path = case_rows_path(tmp_path / "partition-3.parts.json", "RO-FOUL-001")
-    assert path == tmp_path / "partition-3.cases" / "RO-FOUL-001.json"
-    assert read_case_rows(path) is None
+def test_a_partitions_matrix_rows_are_read_back_as_written(tmp_path):
+    """One JSON file per partition: each version's row as an array in field order."""
+    path = tmp_path / "matrix.json"
     rows = [
-        VersionRows("atlas", "v1", {"en": "<tr>F</tr>", "es": "<tr>S</tr>"}),
-        VersionRows("birch", "v2", {"en": "<tr>B</tr>", "es": "<tr>b</tr>"}),
+        MatrixRow("atlas", "v1", {"en": "<tr>A</tr>", "es": "<tr>a</tr>"}),
+        MatrixRow("birch", "v2", {"en": "<tr>B</tr>", "es": "<tr>b</tr>"}),
     ]
-    assert write_case_rows(path, rows) is True
+    write_matrix_rows(path, rows)
     assert path.read_bytes() == (
-        b'{"case_rows":[["atlas","v1",{"en":"<tr>F</tr>","es":"<tr>S</tr>"}],'
+        b'{"matrix_rows":[["atlas","v1",{"en":"<tr>A</tr>","es":"<tr>a</tr>"}],'
         b'["birch","v2",{"en":"<tr>B</tr>","es":"<tr>b</tr>"}]]}\n'
     )
+    assert read_matrix_rows(path) == rows
+    write_matrix_rows(path, [])
+    assert read_matrix_rows(path) == []
+
+
+def test_a_partitions_case_rows_of_a_family_are_read_back_as_written(tmp_path):
+    """case_rows-<FAMILY>.json: its versions' rows of each case of the family, as arrays
+    [case_id, subject_id, subject_version, counts, rows by language code]."""
+    path = tmp_path / "case_rows-FOUL.json"
+    rows = [
+        CaseRows("RO-FOUL-001", "atlas", "v1", [1, 0, 0, 1, 1], {"en": "<tr>F</tr>", "es": "S"}),
+        CaseRows("RO-FOUL-002", "birch", "v2", [2, 1, 1, 0, 0], {"en": "<tr>B</tr>", "es": "b"}),
+    ]
+    write_case_rows(path, rows)
+    assert path.read_bytes() == (
+        b'{"case_rows":[["RO-FOUL-001","atlas","v1",[1,0,0,1,1],{"en":"<tr>F</tr>","es":"S"}],'
+        b'["RO-FOUL-002","birch","v2",[2,1,1,0,0],{"en":"<tr>B</tr>","es":"b"}]]}\n'
+    )
     assert read_case_rows(path) == rows
-    os.utime(path, ns=(1_000_000_000, 1_000_000_000))
-    assert write_case_rows(path, rows) is False  # the same bytes: not written
-    assert path.stat().st_mtime_ns == 1_000_000_000
-    assert write_case_rows(path, rows[:1]) is True
-    assert read_case_rows(path) == rows[:1]
-    assert sorted(p.name for p in path.parent.iterdir()) == ["RO-FOUL-001.json"]
+    assert read_case_rows(path)[1].counts == [2, 1, 1, 0, 0]
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_a_case_page_joins_its_versions_rows_in_the_order_given(code):
-    """The case pages job hands each version's part of the case and its rows, by
-    subject_id and subject_version; the page shows their rows in that order, in its
-    edition, and the sums of their counts."""
+    """The case pages job hands each version's rows of the case, by subject_id and
+    subject_version; the page shows them in that order, in its edition, and the sums of
+    their counts."""
     rows = [
-        {"en": "<tr>a-en</tr>", "es": "<tr>a-es</tr>"},
-        {"en": "<tr>b-en</tr>", "es": "<tr>b-es</tr>"},
-    ]
-    parts = [
-        CasePart([2, 1, 1, 0, 0], rows_digest(rows[0])),
-        CasePart([1, 0, 0, 1, 1], rows_digest(rows[1])),
+        CaseRows(
+            "RO-FOUL-001", "a", "1", [2, 1, 1, 0, 0], {"en": "<tr>a-en</tr>", "es": "<tr>a-es</tr>"}
+        ),
+        CaseRows(
+            "RO-FOUL-001", "b", "1", [1, 0, 0, 1, 1], {"en": "<tr>b-en</tr>", "es": "<tr>b-es</tr>"}
+        ),
     ]
     page = render_case_page(
         case_id="RO-FOUL-001",
         gold=SITE_GOLD,
-        parts=parts,
         rows=rows,
         benchmark_version="v1.0",
         t=EDITIONS[code],

@@ -7,14 +7,15 @@ the response's texts (the model's own words, not translated): it links each run 
 article on the English page, and so does the case page. The English edition of the
 same pages: tests/workflow/test_site.py."""
 
+from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
 from ro_metrics.site.site_pages import (
     EDITIONS,
     classification_badge,
     language_switch,
     letter_mark,
+    matrix_row,
     render_case_page,
     render_index,
-    version_parts,
 )
 from site_records import SITE_GOLD, published_run, site_pages, version_run
 
@@ -135,15 +136,14 @@ def test_a_spanish_version_page_holds_none_of_the_answers_long_fields():
 
 
 def test_a_case_page_and_a_matrix_row_in_spanish():
-    parts, _ = version_parts(
-        "atlas", "zzversion", "d", [version_run("zzversion", TEXT)], ["RO-FOUL-001", "RO-FOUL-002"]
-    )
-    assert parts.matrix_row["es"] == (
+    runs, cases = [version_run("zzversion", TEXT)], ["RO-FOUL-001", "RO-FOUL-002"]
+    row = matrix_row("atlas", "zzversion", runs, cases, ES)
+    assert row == (
         '<tr><th scope="row"><a href="versions/atlas/zzversion.html">atlas</a><span class="ci">'
         'zzversion</span></th><td><a href="versions/atlas/zzversion.html#RO-FOUL-001">'
         "<i class=critical>S!</i></a></td><td></td></tr>"
     )
-    assert parts.matrix_row["en"] == parts.matrix_row["es"].replace("S!", "F!")
+    assert matrix_row("atlas", "zzversion", runs, cases, EN) == row.replace("S!", "F!")
     page = site_pages("zzversion", TEXT, SUMMARY, ES)[2]
     assert page.startswith('<!DOCTYPE html>\n<html lang="es">\n')
     assert (
@@ -176,35 +176,31 @@ def test_a_case_page_and_a_matrix_row_in_spanish():
         "versión de sujeto abre su página en español.</p>"
     ) in page
     empty = render_case_page(
-        case_id="RO-FOUL-002", gold=SITE_GOLD, parts=[], rows=[], benchmark_version="v1.0", t=ES
+        case_id="RO-FOUL-002", gold=SITE_GOLD, rows=[], benchmark_version="v1.0", t=ES
     )
     assert "<p>Aún no hay ninguna ejecución evaluada de este caso.</p>" in empty
 
 
 def test_the_index_in_spanish():
     row = {
-        "subject_id": "atlas", "subject_version": "zzversion", "rank": "1", "rank_low": "1",
-        "rank_high": "1", "q_final": "0.705", "pass_rate": "0.5", "mean_clipped_score": "9.25",
-        "brier": "0.1", "ece": "0.12", "n_runs": "2", "n_pass": "1", "n_conditional": "1",
-        "n_fail": "0", "n_critical_fails": "0", "leaderboard_status": "Eligible",
+        "subject_id": "atlas", "subject_version": "zzversion", "q_final": "0.705",
+        "pass_rate": "0.5", "mean_clipped_score": "9.25", "brier": "0.1", "ece": "0.12",
+        "n_runs": "2", "n_pass": "1", "n_conditional": "1", "n_fail": "0",
+        "n_critical_fails": "0", "leaderboard_status": "Eligible",
     }  # fmt: skip
-    parts, _ = version_parts(
-        "atlas", "zzversion", "d", [version_run("zzversion", TEXT)], ["RO-FOUL-001"]
-    )
-    index = render_index(
+    row_es = matrix_row("atlas", "zzversion", [version_run("zzversion", TEXT)], ["RO-FOUL-001"], ES)
+    view = leaderboard_view(
         benchmark_version="v1.0",
         alpha=0.5,
         last_update="2026-05-16T12:43:22Z",
-        rows=[row],
-        tie_groups=[None],
-        uncertainty={},
+        subjects=[row],
+        uncertainty={("atlas", "zzversion", "rank"): {"ci_low": "1", "ci_high": "1"}},
         tracks={("atlas", "zzversion"): "classic"},
-        providers={"atlas": "Atlas Labs"},
+        registry={"atlas": {"kind": "llm", "provider": "Atlas Labs", "description": None}},
+        families=[],
         critical_fails=[],
-        case_ids=["RO-FOUL-001"],
-        matrix_rows=[parts.matrix_row["es"]],
-        t=ES,
     )
+    index = render_index(view, ES, case_ids=["RO-FOUL-001"], matrix_rows=[row_es])
     assert index.startswith('<!DOCTYPE html>\n<html lang="es">\n')
     assert (
         "<title>Clasificación · benchmark de diagnóstico de fallos en desalación por OI v1.0"

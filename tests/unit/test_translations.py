@@ -20,6 +20,7 @@ from ro_metrics.contracts.vocabulary import (
 from ro_metrics.history.changes import SCOPES
 from ro_metrics.history.changes_report import INPUT_KINDS, SECTION_COLUMNS
 from ro_metrics.leaderboard.leaderboard_page import render_page
+from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
 from ro_metrics.rendering.translations import (
     ENGLISH,
     LABELS_FILE,
@@ -36,20 +37,16 @@ from ro_metrics.site.site_pages import (
 from site_records import site_pages
 from workflow_runs import REPO
 
-CODE = [
-    REPO / "scripts/ro_metrics/leaderboard/leaderboard_page.py",
-    REPO / "scripts/ro_metrics/rendering/html_fragments.py",
-    *sorted((REPO / "scripts/ro_metrics/rendering/templates").glob("*.html")),
-    REPO / "scripts/ro_metrics/leaderboard/leaderboard_markdown.py",
-    REPO / "scripts/published_results.py",
-    REPO / "scripts/ro_metrics/history/changes_report.py",
-    REPO / "scripts/ro_metrics/site/site_pages.py",
-    REPO / "scripts/ro_metrics/leaderboard/review_view.py",
-    REPO / "scripts/ro_metrics/site/findings_page.py",
-    REPO / "scripts/ro_metrics/report/findings_charts.py",
-    REPO / "scripts/ro_metrics/report/report_templates.py",
-    REPO / "scripts/ro_metrics/site/report_page.py",
-]
+# Every file that may ask for a label: the library's modules and templates, the rule
+# scripts.
+CODE = sorted(
+    [
+        *(REPO / "scripts/ro_metrics").rglob("*.py"),
+        *(REPO / "scripts/ro_metrics/rendering/templates").glob("*.html"),
+        *(REPO / "scripts/ro_metrics/rendering/templates").glob("*.md"),
+        *(REPO / "scripts").glob("*.py"),
+    ]
+)
 # Keys the code builds instead of naming them literally.
 BUILT_KEYS = {
     f"col_{name}" for name in ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
@@ -171,9 +168,6 @@ def test_the_page_holds_no_text_of_its_own(with_operational):
     row = {
         "subject_id": "zzsubject",
         "subject_version": "zzversion",
-        "rank": "1",
-        "rank_low": "1",
-        "rank_high": "2",
         "q_final": "0.5",
         "pass_rate": "0.5",
         "mean_clipped_score": "9.0",
@@ -189,8 +183,6 @@ def test_the_page_holds_no_text_of_its_own(with_operational):
     disqualified = {
         **row,
         "subject_version": "zzother",
-        "rank": "",
-        "rank_low": "",
         "n_critical_fails": "1",
         "leaderboard_status": "Disqualified",
     }
@@ -230,13 +222,13 @@ def test_the_page_holds_no_text_of_its_own(with_operational):
             "price_per_output_token_usd": "",
         },
     ]
-    page = render_page(
+    view = leaderboard_view(
         benchmark_version="v1.0",
         alpha=0.5,
         last_update="2026-05-16T12:43:22Z",
-        rows=[row, disqualified],
-        tie_groups=[1, None],
+        subjects=[row, disqualified],
         uncertainty={
+            ("zzsubject", "zzversion", "rank"): {"ci_low": "1", "ci_high": "2"},
             ("zzsubject", "zzversion", "q_final"): interval,
             ("zzsubject", "zzother", "critical_fail_rate"): interval,
         },
@@ -251,11 +243,6 @@ def test_the_page_holds_no_text_of_its_own(with_operational):
                 "description": "zzdescription",
             }
         },
-        diagrams={
-            key: ("<svg></svg>", [(8, 2, 0.75, 0.5)])
-            for key in [("zzsubject", "zzversion"), ("zzsubject", "zzother")]
-        },
-        snapshots=["2026-05-01"],
         critical_fails=[
             {
                 "subject_id": "zzsubject",
@@ -276,7 +263,15 @@ def test_the_page_holds_no_text_of_its_own(with_operational):
             ]
         ],
         operational=operational if with_operational else None,
-        t=keys_as_labels(),
+    )
+    page = render_page(
+        view,
+        keys_as_labels(),
+        diagrams={
+            key: ("<svg></svg>", [(8, 2, 0.75, 0.5)])
+            for key in [("zzsubject", "zzversion"), ("zzsubject", "zzother")]
+        },
+        snapshots=["2026-05-01"],
     )
     parser = VisibleText()
     parser.feed(page)
@@ -306,21 +301,19 @@ def test_the_site_pages_hold_no_text_of_their_own(code):
     t = keys_as_labels(code)
     summary = ["atlas", "zzversion", 1, 0, 0, 1, 1, 0, "0.0", "10.0", "0.04", "0.2", "0.5",
                "0.4", "Disqualified"]  # fmt: skip
-    version, parts, case = site_pages("zzversion", "zztext one two three", summary, t)
-    index = render_index(
+    version, matrix_row, case = site_pages("zzversion", "zztext one two three", summary, t)
+    view = leaderboard_view(
         benchmark_version="v1.0",
         alpha=0.5,
         last_update="2026-05-16T12:43:22Z",
-        rows=[],
-        tie_groups=[],
+        subjects=[],
         uncertainty={},
         tracks={},
-        providers={},
+        registry={},
+        families=[],
         critical_fails=[],
-        case_ids=["RO-FOUL-001"],
-        matrix_rows=[parts.matrix_row[code]],
-        t=t,
     )
+    index = render_index(view, t, case_ids=["RO-FOUL-001"], matrix_rows=[matrix_row])
     seen = {name: seen_text(page) for name, page in [("version", version), ("case", case),
                                                      ("index", index)]}  # fmt: skip
     assert "⟦criterion_short_main_hypothesis⟧" in seen["case"]

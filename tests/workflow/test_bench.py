@@ -10,6 +10,7 @@ from collections import Counter
 import yaml
 
 from make_demo_corpus import make_corpus
+from ro_metrics.site.site_files import site_page_paths
 from workflow_runs import ONE_PARTITION, REPO, read_csv, run_workflow, tree_digest, workflow_copy
 
 BENCH = REPO / "scripts" / "tools" / "bench.py"
@@ -93,27 +94,19 @@ def test_quick_bench_writes_every_scenario(tmp_path):
     for name, target in targets.items():
         assert by_scenario[name]["met"] in {"yes", f"no: {target}"}
     assert {row["met"] for row in rows if not row["target"]} == {""}
-    # Jobs: with one partition (the demo size), a cold run is the 11 steps (load_golds,
-    # load_partition, operational, cross_check, per_run, the two metrics,
-    # uncertainty, findings, publish, findings_report) and `all`; an added scoring, a
-    # changed gold and the changes_step rerun all but two loads (the telemetry's and the
-    # golds' or the partition's); the site target is its two page jobs and `site`
-    # (instead of `all`). A job's own row has its scenario's jobs.
+    # Jobs: a cold run runs every step; a rerun after an added scoring, a changed gold
+    # (one partition at this size: its per-run steps either way) or the changes_step's
+    # changes reruns all but two loads (the telemetry's and the golds' or the
+    # partition's); the site adds its own jobs to a rerun; a job's own row has its
+    # scenario's jobs; nothing runs in the no-op and the floors.
     jobs = {row["scenario"]: int(row["jobs"]) for row in rows if row["scenario"] != "reference"}
-    assert jobs == {
-        "floor": 0,
-        "engine": 0,
-        "cold": 12,
-        "site_cold": 3,
-        "noop": 0,
-        "one_scoring": 10,
-        "site_one_scoring": 12,
-        "one_gold": 10,
-        "changes_step": 10,
-        "site_added": 2,
-        "findings_cold": 12,
-        "findings_step": 10,
-    }
+    assert jobs["floor"] == jobs["engine"] == jobs["noop"] == 0
+    assert jobs["one_scoring"] == jobs["one_gold"] == jobs["changes_step"] == jobs["cold"] - 2
+    assert (
+        jobs["site_one_scoring"] == jobs["one_scoring"] + jobs["site_added"] > jobs["one_scoring"]
+    )
+    assert jobs["site_cold"] > 0
+    assert (jobs["findings_cold"], jobs["findings_step"]) == (jobs["cold"], jobs["one_scoring"])
     # The findings job is a part of its scenario's run, whose peak memory it reports.
     for row, scenario in (("findings_cold", "cold"), ("findings_step", "one_scoring")):
         job, run = by_scenario[row], by_scenario[scenario]
@@ -125,9 +118,10 @@ def test_quick_bench_writes_every_scenario(tmp_path):
     )
     # Medians of 1 repetition: the difference, up to the rounding of each to 0.01 s.
     assert abs(float(by_scenario["site_added"]["median_s"]) - added) <= 0.02
-    # The site of size S: an index, the findings page, the findings report's page, 12
-    # subject-version pages, 31 case pages (46); in English and in Spanish.
-    assert {row["site_files"] for row in rows} == {"92"}
+    # The site of size S: its page set (site_files.site_page_paths) for the corpus's 31
+    # cases and 12 subject versions.
+    pages = site_page_paths([f"case-{n}" for n in range(31)], [("s", f"v{n}") for n in range(12)])
+    assert {row["site_files"] for row in rows} == {str(len(pages))}
     table = (tmp_path / "benchmarks.md").read_text("utf-8")
     assert table.count("\n| S | 758 |") == len(SCENARIOS)
     assert table.count("\n| S | 758 | reference | 0 | ") == REFERENCE.is_dir()

@@ -1,11 +1,10 @@
 """The workflow as users start it: `snakemake` on the command line, each rule's job a
 process of its own, under two different hash seeds.
 
-The other workflow tests fork their runs from one Snakemake server per test process
-(tests/snakemake_server.py), whose runs all share its hash seed; so a set iterated in
-an order that depends on the seed could not change their outputs. Here two runs on
-the demo corpus, each with a cold cache, under PYTHONHASHSEED 1 and 2, publish
-byte-identical results/ and site/, equal to the committed results/.
+Every workflow test runs `snakemake` from the command line; here two runs on the demo
+corpus, each with a cold cache, under PYTHONHASHSEED 1 and 2, publish byte-identical
+results/ and site/, equal to the committed results/: a set iterated in an order that
+depends on the seed cannot change an output.
 """
 
 import pytest

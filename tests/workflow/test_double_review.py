@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections import Counter
 
+from ro_metrics.contracts.records import read_partition_reviews
 from ro_metrics.contracts.tables import (
     CONSOLIDATED_COLUMNS,
     COVERAGE_REVIEW_COLUMNS,
@@ -17,12 +18,12 @@ from ro_metrics.contracts.tables import (
 )
 from workflow_runs import ONE_PARTITION, REPO, Plan, read_csv, run_workflow, workflow_copy
 
-# A new scoring reruns its partition's load, the consolidation and what follows.
-RERUN = {"load_partition", "consolidation", "cross_check", "per_run", "metrics_per_subject"}
-RERUN |= {"metrics_per_family", "uncertainty", "publish", "all"}
-# The arbiter's id and class are in the review pairs (agreement), and the metrics
-# change (findings).
-RERUN |= {"agreement", "findings", "findings_report"}
+# A new scoring reruns its partition's load and per-run step (which consolidates) and
+# metrics, and every global step (the arbiter's id and class are in the review pairs:
+# the agreement).
+RERUN = {"load_partition", "per_run", "metrics_per_subject", "metrics_per_family"}
+RERUN |= {"cross_check", "metadata", "uncertainty", "agreement", "findings", "changes"}
+RERUN |= {"leaderboard", "findings_report", "publish"}
 
 
 def scorings_per_run(corpus) -> Counter:
@@ -132,9 +133,11 @@ def test_double_reviewed_demo_and_an_added_arbiter(tmp_path):
     mean = next(row for row in consolidated if row["method"] == "mean_of_primaries")
     assert "the mean of the two primaries" in run_article(site, mean)
 
-    pairs = json.loads(
-        next((tmp_path / "workflow/.cache").glob("*/consolidated/review_pairs.json")).read_text()
-    )["review_pairs"]
+    pairs = [
+        pair
+        for path in (tmp_path / "workflow/.cache").glob("*/partitions/*/reviews.json")
+        for pair in read_partition_reviews(path).pairs
+    ]
     assert len(pairs) == by_count[2] + by_count[3]
 
     # The arbiter R04 scores the first run pending arbitration: its partition, the

@@ -1,72 +1,38 @@
-"""Incremental runs: the plan holds only what a change affects."""
+"""Incremental runs: a change reruns what it affects, through the DAG.
+
+The corpus's subject folders are partitions (a wildcard): a job of a partition reruns
+when the digest of its files (path, size, modification and change time) changes,
+Snakemake's params trigger; a step reruns when a file of the library packages it uses,
+a schema or a parameter changes. One copy of the demo corpus on 8 partitions (its
+subjects fill 4 of them) goes through a series of changes; after each, the plan (a dry
+run) or the run itself holds exactly the jobs it should.
+"""
 
 import json
 import os
-import re
 import shutil
 
-import pytest
-
-from ro_metrics.contracts.records import read_answer_shapes
 from ro_metrics.corpus.layout import partition_of
-from workflow_runs import (
-    EIGHT_PARTITIONS,
-    ONE_PARTITION,
-    Plan,
-    corpus_copy,
-    planned_jobs,
-    run_workflow,
-    workflow_copy,
-)
+from workflow_runs import EIGHT_PARTITIONS, Plan, corpus_copy, plan, run_workflow, workflow_copy
 
-# (No consolidation: a v1.0 corpus without a reviewer registry has nothing to consolidate.)
-AGGREGATES = {"cross_check", "per_run", "metrics_per_subject"}
-AGGREGATES |= {"metrics_per_family", "uncertainty", "publish", "all"}
-# The findings (from the metrics) and the report rendered from them.
-AGGREGATES |= {"findings", "findings_report"}
+# Every global step: each reads every partition's fragments, so any change of a
+# partition's data reruns each once.
+GLOBAL = {"cross_check", "metadata", "uncertainty", "agreement", "findings", "changes"}
+GLOBAL |= {"leaderboard", "findings_report", "publish"}
+# A partition's own steps after its load.
+PARTITION_STEPS = ("per_run", "metrics_per_subject", "metrics_per_family")
 UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
 
 
-def run_once(tmp_path, partitions: dict):
-    workdir = workflow_copy(tmp_path / "workflow")
-    corpus = corpus_copy(tmp_path / "corpus")
-    config = {"corpus": corpus, "results": workdir / "results", **partitions}
-    run = run_workflow(workdir, **config)
-    assert run.returncode == 0, run.output
-    return workdir, corpus, config
-
-
-@pytest.fixture
-def ran_once(tmp_path):
-    """A run on 8 partitions, for the tests of what a change re-runs of the loads."""
-    return run_once(tmp_path, EIGHT_PARTITIONS)
-
-
-@pytest.fixture
-def ran_once_on_one(tmp_path):
-    """A run on one partition, for the tests whose plans hold no load of the corpus."""
-    return run_once(tmp_path, ONE_PARTITION)
-
-
 def test_second_run_does_nothing(demo_run):
-    workdir, config = demo_run.workdir, demo_run.config
     with demo_run.exclusive():
-        assert planned_jobs(workdir, **config) == {}
-        run = run_workflow(workdir, **config)
+        assert plan(demo_run.workdir, **demo_run.config).jobs() == {}
+        run = run_workflow(demo_run.workdir, **demo_run.config)
     assert "Nothing to be done" in run.output
 
 
-def test_a_changed_parameter_reruns_what_takes_it(demo_run):
-    # Snakemake's params rerun trigger: a changed alpha is seen by the steps whose params
-    # hold it and by what follows them.
-    with demo_run.exclusive():
-        planned = planned_jobs(demo_run.workdir, **demo_run.config, alpha=0.4)
-    rerun = {"metrics_per_subject", "uncertainty", "findings", "publish", "findings_report"}
-    assert planned == dict.fromkeys([*rerun, "all"], 1)
-
-
-def test_one_added_scoring_reruns_its_partition_and_the_aggregates(ran_once):
-    workdir, corpus, config = ran_once
+def add_scoring(corpus):
+    """A scoring of atlas-7b's unscored response RO-NOWE-006, run 1 (a copy of another)."""
     scoring_dir = corpus / "scoring/v1.0/atlas-7b"
     template = scoring_dir / "RO-NOWE-005__run-2026-05-12-001__eval-R03.json"
     document = json.loads(template.read_text("utf-8"))
@@ -74,43 +40,70 @@ def test_one_added_scoring_reruns_its_partition_and_the_aggregates(ran_once):
     document["evaluation_id"] = f"eval-atlas-7b-{UNSCORED.replace('__', '-')}-R03"
     (scoring_dir / f"{UNSCORED}__eval-R03.json").write_text(json.dumps(document), "utf-8")
 
+
+def per_run_line(results, prefix: str) -> str:
+    lines = (results / "per_run.csv").read_text("utf-8").splitlines()
+    return next(line for line in lines if line.startswith(prefix))
+
+
+def test_what_each_change_reruns(tmp_path):
+    workdir = workflow_copy(tmp_path / "workflow")
+    corpus = corpus_copy(tmp_path / "corpus")
+    config = {"corpus": corpus, "results": workdir / "results", **EIGHT_PARTITIONS}
+    run = run_workflow(workdir, **config)
+    assert run.returncode == 0, run.output
+    atlas = f"partition={partition_of('atlas-7b', 8)}"
+
+    # A parameter: α is a parameter of each partition's per-subject metrics, of the
+    # uncertainty step, the leaderboard and metadata.json; what reads them follows.
+    assert plan(workdir, **config, alpha=0.4).jobs() == {
+        "metrics_per_subject": 8,
+        "uncertainty": 1,
+        "metadata": 1,
+        "changes": 1,
+        "findings": 1,
+        "leaderboard": 1,
+        "findings_report": 1,
+        "publish": 1,
+    }
+
+    # A module of the library: the steps that use its package rerun (the formulas: not
+    # the loads, which read the corpus with contracts and corpus only). Put back, its
+    # content is the one recorded: nothing to do (Snakemake's checksum of a small input).
+    module = workdir / "scripts/ro_metrics/formulas/metrics.py"
+    source = module.read_bytes()
+    module.write_bytes(source + b"\n# edited\n")
+    planned = plan(workdir, **config).jobs()
+    assert set(planned) == {"operational", *PARTITION_STEPS, *GLOBAL}
+    assert planned["per_run"] == 8
+    module.write_bytes(source)
+    assert plan(workdir, **config).jobs() == {}
+
+    # A schema of the load: every partition is read again (the empty ones too).
+    schema = workdir / "system/schemas/v1.0/response.schema.json"
+    text = schema.read_bytes()
+    schema.write_bytes(text + b"\n")
+    planned = plan(workdir, **config).jobs()
+    assert planned["load_partition"] == 8 and "load_golds" not in planned
+    schema.write_bytes(text)
+    assert plan(workdir, **config).jobs() == {}
+
+    # One added scoring: its partition's load and steps, and every global step.
+    add_scoring(corpus)
     run = run_workflow(workdir, **config)
     assert run.returncode == 0, run.output
     ran = Plan(run.output)  # what the run planned and ran: its job stats, its jobs' wildcards
-    assert ran.jobs() == {"load_partition": 1} | dict.fromkeys(AGGREGATES, 1)
-    assert ran.wildcards("load_partition") == [f"partition={partition_of('atlas-7b', 8)}"]
-    per_run = (config["results"] / "per_run.csv").read_text("utf-8")
-    assert "atlas-7b,atlas-7b-2026-03-q4,RO-NOWE-006,NOWE,run-2026-05-12-001,R03," in per_run
-    # The run's answer shape, from its response (read by the first run, not this one:
-    # its counts come from the file cache), beside the partition's other runs.
-    (load,) = (workdir / ".cache").glob("*/load")
-    shapes = read_answer_shapes(load / f"partition-{partition_of('atlas-7b', 8)}.shapes.json")
-    response = json.loads((corpus / "responses/v1.0/atlas-7b" / f"{UNSCORED}.json").read_text())
-    expected = [len(response["alternatives"]), len(response["key_signals"])]
-    found = {(shape.case_id, shape.run_id): list(shape[4:]) for shape in shapes}
-    assert found["RO-NOWE-006", "run-2026-05-12-001"] == expected
-    assert planned_jobs(workdir, **config) == {}
+    assert ran.jobs() == {"load_partition": 1, **dict.fromkeys(PARTITION_STEPS, 1)} | dict.fromkeys(
+        GLOBAL, 1
+    )
+    for rule in ("load_partition", *PARTITION_STEPS):
+        assert ran.wildcards(rule) == [atlas]
+    prefix = "atlas-7b,atlas-7b-2026-03-q4,RO-NOWE-006,NOWE,run-2026-05-12-001,R03,"
+    assert per_run_line(config["results"], prefix)
+    assert plan(workdir, **config).jobs() == {}
 
-
-def test_changed_gold_reruns_only_what_depends_on_golds(ran_once_on_one):
-    workdir, corpus, config = ran_once_on_one
-    gold = corpus / "golds/v1.0/RO-SCAL-002_gold.md"
-    gold.write_text(gold.read_text("utf-8").replace('"rubric_ceiling": ', '"rubric_ceiling":  '))
-    expected = {"load_golds": 1} | dict.fromkeys(AGGREGATES, 1)
-    assert planned_jobs(workdir, **config) == expected
-
-
-def test_new_subject_folder_reruns_one_partition(ran_once):
-    workdir, corpus, config = ran_once
-    shutil.copytree(corpus / "responses/v1.0/fjord-13b", corpus / "responses/v1.0/zephyr-2b")
-    plan = planned_jobs(workdir, **config)
-    assert plan["load_partition"] == 1
-    # New responses: the operational step matches the telemetry against them again.
-    assert set(plan) == {"load_partition", "operational"} | AGGREGATES
-
-
-def test_partition_rereads_only_changed_files_and_sees_edits_with_restored_mtime(ran_once):
-    workdir, corpus, config = ran_once
+    # A scoring rewritten with its size and modification time as they were: only its
+    # change time tells, and its partition is read again.
     scoring = corpus / "scoring/v1.0/atlas-7b/RO-NOWE-005__run-2026-05-12-001__eval-R03.json"
     before = scoring.stat()
     text = scoring.read_text("utf-8")
@@ -123,39 +116,27 @@ def test_partition_rereads_only_changed_files_and_sees_edits_with_restored_mtime
     )
     assert edited != text and len(edited) == len(text)
     scoring.write_text(edited, "utf-8")
-    # Same size, modification time set back: only the change time tells.
     os.utime(scoring, ns=(before.st_atime_ns, before.st_mtime_ns))
-
     run = run_workflow(workdir, **config)
     assert run.returncode == 0, run.output
-    partition = partition_of("atlas-7b", 8)
-    assert re.search(rf"partition {partition}: [\d,]+ entries checked, 1 read ", run.output)
-    row = next(
-        line
-        for line in (config["results"] / "per_run.csv").read_text("utf-8").splitlines()
-        if line.startswith("atlas-7b,atlas-7b-2026-03-q4,RO-NOWE-005,NOWE,run-2026-05-12-001,")
-    )
-    raw_score = int(row.split(",")[9])
+    assert Plan(run.output).wildcards("load_partition") == [atlas]
+    row = per_run_line(config["results"], "atlas-7b,atlas-7b-2026-03-q4,RO-NOWE-005,NOWE,")
     expected = sum(c["score"] for c in document["criterion_scores"].values())
-    assert raw_score == expected - old_score + new_score
+    assert int(row.split(",")[9]) == expected - old_score + new_score
 
+    # A new subject folder: its partition's load; the operational step matches the
+    # telemetry against the new responses.
+    shutil.copytree(corpus / "responses/v1.0/fjord-13b", corpus / "responses/v1.0/zephyr-2b")
+    planned = plan(workdir, **config)
+    assert planned.wildcards("load_partition") == [f"partition={partition_of('zephyr-2b', 8)}"]
+    assert set(planned.jobs()) == {"load_partition", "operational", *PARTITION_STEPS, *GLOBAL}
+    shutil.rmtree(corpus / "responses/v1.0/zephyr-2b")
 
-def test_schema_change_discards_the_file_cache(ran_once):
-    workdir, _, config = ran_once
-    schema = workdir / "system/schemas/v1.0/response.schema.json"
-    schema.write_text(schema.read_text("utf-8") + "\n", "utf-8")
-    run = run_workflow(workdir, **config)
-    assert run.returncode == 0, run.output
-    counts = re.findall(r"partition \d: ([\d,]+) entries checked, ([\d,]+) read", run.output)
-    assert len(counts) == 4  # the demo's subjects fill 4 of the 8 partitions
-    assert all(entries == read for entries, read in counts)
-
-
-def test_editing_a_shared_module_reruns_the_steps_that_import_it(ran_once_on_one):
-    workdir, _, config = ran_once_on_one
-    module = workdir / "scripts/ro_metrics/formulas/metrics.py"
-    module.write_text(module.read_text("utf-8") + "\n# edited\n", "utf-8")
-    # Steps 2-4, the findings and publish (the leaderboard) import the formulas, and the
-    # report follows the findings; loading the corpus and the cross-check do not.
-    expected = dict.fromkeys(AGGREGATES - {"cross_check"}, 1)
-    assert planned_jobs(workdir, **config) == expected
+    # A gold: the golds' load, and every partition's per-run table (its floor and
+    # ceiling are in each run's row) with what follows; no partition is read again.
+    gold = corpus / "golds/v1.0/RO-SCAL-002_gold.md"
+    gold.write_text(gold.read_text("utf-8").replace('"rubric_ceiling": ', '"rubric_ceiling":  '))
+    planned = plan(workdir, **config).jobs()
+    assert planned == {"load_golds": 1, **dict.fromkeys(PARTITION_STEPS, 8)} | dict.fromkeys(
+        GLOBAL, 1
+    )

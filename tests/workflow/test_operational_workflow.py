@@ -80,20 +80,22 @@ def test_telemetry_change_plan_and_scoring_change_plan(demo_run):
     assert edited != original
     log.write_bytes(edited)
     # A telemetry change: the operational step, the cross-check (it reports telemetry
-    # problems), the findings (cost and latency) and what publishes, the report rendered
-    # from them; not the loads, per_run, the metrics, uncertainty.
-    # The change report reads the cross-check's verdict, so it is derived again (the
-    # same report: telemetry is not among the inputs it compares).
+    # problems; the inputs digest covers the telemetry), metadata.json and the changes
+    # report (which read that digest), the findings (cost and latency) and the
+    # leaderboard (the operational table), the report rendered from the findings, and
+    # publish; not the loads, the per-run tables, the metrics or the uncertainty.
     assert planned_jobs(workdir, **config) == {
         "operational": 1,
         "cross_check": 1,
+        "metadata": 1,
+        "changes": 1,
         "findings": 1,
-        "publish": 1,
+        "leaderboard": 1,
         "findings_report": 1,
-        "all": 1,
+        "publish": 1,
     }
     log.write_bytes(original)
-    # Restored content with a new timestamp is still a change to the manifest: run it.
+    # Restored content with a new change time is still a change of the listing: run it.
     run = run_workflow(workdir, **config)
     assert run.returncode == 0, run.output
     assert planned_jobs(workdir, **config) == {}

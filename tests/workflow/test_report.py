@@ -2,7 +2,8 @@
 
 What is proved: after a run on the demo corpus, `snakemake --report report.html`
 exits 0 and writes a report that embeds (as base64 data URIs in its `results`
-table) exactly the published CSVs, leaderboard.html and one reliability diagram per
+table) exactly the published files the registry gives a caption and one reliability
+diagram per
 subject version of leaderboard.csv (`<subject_id>__<subject_version>.svg`), each
 byte-identical to the file the workflow wrote, with its MIME type, its category
 and its caption: the first sentence of each caption in workflow/report/*.rst (the
@@ -22,7 +23,8 @@ from pathlib import Path
 import pytest
 
 from browser import chromium, require_chromium
-from workflow_runs import PUBLISHED, REPO, run_workflow
+from ro_metrics.contracts.published import published_files
+from workflow_runs import REPO, run_workflow
 
 CAPTIONS = REPO / "workflow" / "report"
 # A caption names its file first, as an rst literal: ``coverage.csv``. The diagrams
@@ -90,12 +92,11 @@ def first_sentence(rst: str) -> str:
 
 
 def test_report_holds_exactly_the_published_results(report):
-    # operational_*.csv are published only with telemetry, so they cannot be Snakemake
-    # outputs, and the report holds outputs only.
+    # The registry's files with a caption (contracts/published.py).
     published = [
-        name
-        for name in PUBLISHED
-        if name.endswith((".csv", ".html", ".md")) and not name.startswith("operational_")
+        entry.name
+        for entry in published_files(has_telemetry=True, double_review=False)
+        if entry.caption
     ]
     diagrams = expected_diagrams(report.results)
     assert len(set(diagrams)) == len(diagrams) == 5
@@ -116,7 +117,7 @@ def test_embedded_files_equal_the_written_ones(report):
         assert mime == mimes[Path(name).suffix] == item["mime_type"], name
         assert params.get("filename") == name
         if name.endswith(".svg"):
-            written = list(report.workdir.rglob(f"staged/reliability/{name}"))
+            written = list(report.workdir.rglob(f".cache/*/reliability/{name}"))
             assert len(written) == 1, written
             assert content.startswith(b"<?xml") and b"<svg" in content
         else:

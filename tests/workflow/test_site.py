@@ -2,8 +2,9 @@
 every test of the module (and a second, independent one for byte-identity).
 
 What is proved, each expectation derived from the published CSVs or the corpus:
-- the pages: an index, one page per scored subject version, one page per case, in
-  English at the root and in Spanish under es/ (the same layout);
+- the pages: the index, the findings and report pages, one page per scored subject
+  version, one page per case, in English at the root and in Spanish under es/ (the same
+  layout), and no other file but Snakemake's marker (site_links.expected_site);
 - every link between them resolves (file and anchor), in both editions: 0 broken links;
   no network; each page's language switch leads to the same page in the other edition;
 - the Spanish edition shows the same data (the same runs, anchors and links, the
@@ -15,7 +16,9 @@ What is proved, each expectation derived from the published CSVs or the corpus:
   agree with per_run.csv, the version pages' summaries with metrics_per_subject.csv;
 - never shown: a scoring's `reference`, `justification_long`, gold prose (GOLDCANARY);
 - a family is named with the taxonomy's words (shared/spec/families.md) and no others;
-- two builds from the same inputs are byte-identical; site/ is not committed.
+- two builds from the same inputs are byte-identical; site/ is not committed;
+- the site folder is checked before anything runs: never the repository, the corpus,
+  the results or the cache, never a folder holding files the workflow did not write.
 """
 
 import csv
@@ -29,9 +32,17 @@ import pytest
 
 from ro_metrics.contracts.vocabulary import FAMILIES, family_of
 from ro_metrics.site.site_files import case_page, edition_page, run_anchor, version_page
-from site_links import link_check, parse
+from site_links import SNAKEMAKE_MARKER, expected_site, link_check, parse
 from taxonomy import misnamed_families, named_families
-from workflow_runs import DEMO_CORPUS, REPO, corpus_copy, run_workflow, tree_digest, workflow_copy
+from workflow_runs import (
+    DEMO_CORPUS,
+    REPO,
+    corpus_copy,
+    files_below,
+    run_workflow,
+    tree_digest,
+    workflow_copy,
+)
 
 
 def read_csv(path: Path) -> list[dict]:
@@ -67,17 +78,10 @@ def pages(site):
     return {path.relative_to(site).as_posix(): parse(path) for path in site.rglob("*.html")}
 
 
-def test_one_page_per_scored_version_and_case_and_an_index(site, results):
-    per_run = read_csv(results / "per_run.csv")
-    versions = {(r["subject_id"], r["subject_version"]) for r in per_run}
-    cases = {r["case_id"] for r in per_run}
-    # The index, the findings page and the findings report's page.
-    expected = {"index.html", "findings.html", "report.html"} | {version_page(*v) for v in versions}
-    expected |= {case_page(c) for c in cases}
-    expected |= {edition_page(page, "es") for page in expected}
-    assert {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()} == expected
-    assert len(versions) == 5 and len(cases) == 30 and len(expected) == 76
+def test_one_page_per_scored_version_and_case_and_the_front_pages(site, results):
+    assert files_below(site) == expected_site(DEMO_CORPUS, results)
     # fjord-13b has responses but no scoring: no page, as on the leaderboard.
+    assert "fjord-13b" in {path.name for path in (DEMO_CORPUS / "responses/v1.0").iterdir()}
     assert not (site / "versions/fjord-13b").exists()
     assert not (site / "es/versions/fjord-13b").exists()
 
@@ -116,7 +120,7 @@ def test_every_link_resolves_and_nothing_is_fetched(site, results, pages):
 
 def test_every_page_switches_to_the_same_page_in_the_other_language(site, pages):
     english = sorted(name for name in pages if not name.startswith("es/"))
-    assert len(english) == 38 and sorted(pages) == sorted(english + [f"es/{n}" for n in english])
+    assert sorted(pages) == sorted(english + [f"es/{n}" for n in english])
     for name in english:
         html = (site / name).read_text("utf-8")
         spanish = (site / "es" / name).read_text("utf-8")
@@ -405,3 +409,55 @@ def test_two_builds_are_byte_identical_and_site_is_not_committed(site, tmp_path)
     assert tree_digest(again) == tree_digest(site)
     # The default site folder, at the root (ro_metrics/site/ is the library package).
     assert "/site/" in (REPO / ".gitignore").read_text("utf-8").splitlines()
+
+
+@pytest.mark.parametrize(
+    ("site", "problem"),
+    [
+        (".", "is or holds the repository"),
+        ("{tmp}", "is or holds the repository"),
+        ("{tmp}/data", "is or holds the corpus"),
+        ("{tmp}/data/corpus/site", "is inside the corpus"),
+        ("{tmp}/out", "is or holds the results folder"),
+        ("{tmp}/out/results/site", "is inside the results folder"),
+        (".cache", "is or holds the cache"),
+        (".cache/site", "is inside the cache"),
+        ("{tmp}/notes.txt", "is not a folder"),
+        ("{tmp}/mine", "holds files the workflow did not write"),
+    ],
+)
+def test_a_site_folder_that_is_not_the_workflows_own_is_refused(tmp_path, site, problem):
+    """rule site_folder owns the folder whole (Snakemake empties it before it runs): a
+    one-line configuration error before anything runs, and nothing removed."""
+    workdir = workflow_copy(tmp_path / "workflow")
+    corpus = corpus_copy(tmp_path / "data/corpus")
+    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine/letter.txt").write_text("mine")
+    site = site.format(tmp=tmp_path)
+    results = tmp_path / "out/results"
+    run = run_workflow(workdir, "site", corpus=corpus, results=results, site=site)
+    assert run.returncode == 1
+    lines = [line for line in run.output.splitlines() if line.startswith("Invalid configuration")]
+    assert len(lines) == 1 and lines[0].startswith("Invalid configuration: site: "), run.output
+    assert problem in lines[0]
+    assert (tmp_path / "mine/letter.txt").read_text() == "mine"
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    assert not results.exists()
+
+
+def test_an_empty_folder_or_one_the_workflow_wrote_is_accepted(tmp_path):
+    workdir = workflow_copy(tmp_path / "workflow")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "built/cases").mkdir(parents=True)
+    (tmp_path / "built" / SNAKEMAKE_MARKER).touch()
+    for site in ("empty", "built", "new"):
+        run = run_workflow(
+            workdir,
+            "--dry-run",
+            "site",
+            corpus=DEMO_CORPUS,
+            results=tmp_path / "results",
+            site=tmp_path / site,
+        )
+        assert run.returncode == 0, run.output

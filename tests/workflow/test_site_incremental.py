@@ -1,69 +1,59 @@
-"""The site is incremental: one added scoring rewrites only the pages it touches.
+"""The site is incremental through the DAG, and the site folder holds exactly the pages
+of the data it was last built from.
 
-After a full `snakemake site`, adding the scoring of one unscored response (atlas-7b,
-RO-NOWE-006, run-2026-05-12-001) must plan exactly one subject-version pages job (the
-partition of atlas-7b) and the case pages and index job, and must rewrite exactly five
-pages in each language: atlas-7b's version page, the case page of RO-NOWE-006, the
-index, the findings page and the findings report's page (their numbers move), at the
-root and under es/; every other file of site/ keeps its bytes, inode and
-mtime, and in the cache only that partition's parts file and its rows file of the case
-are rewritten. Also: a rerun with no change does nothing; a page deleted or edited by
-hand is restored by the next run; a parts file or rows files removed from the cache are
-written again without changing a page; a version whose scorings all disappear loses its
-page.
+After a full `snakemake site` on 8 partitions, adding the scoring of one unscored
+response (atlas-7b, RO-NOWE-006, run-2026-05-12-001) plans what the results need (the
+plan of the default target) and, for the site, exactly: the version pages job of
+atlas-7b's partition, the case sources and case pages jobs of the NOWE family, the
+front pages and the site folder. The other partitions' and families' page folders in
+the cache keep their files (inode and mtime). Also: a version whose scorings all
+disappear loses its page and its rows on the case pages; a corpus problem leaves the
+site as it was; a site folder built for another corpus holds only the new corpus's
+pages afterwards.
 """
 
 import json
 import os
-import time
+from pathlib import Path
 
 import pytest
 
-from ro_metrics.contracts.records import read_version_parts
+from ro_metrics.contracts.vocabulary import FAMILIES
 from ro_metrics.corpus.layout import partition_of
 from ro_metrics.site.site_files import case_page, version_page
+from site_links import expected_site
 from workflow_runs import (
     EIGHT_PARTITIONS,
     ONE_PARTITION,
+    REPO,
     Plan,
     corpus_copy,
+    files_below,
     plan,
     planned_jobs,
     run_workflow,
     workflow_copy,
 )
 
+# The benchmark's public v1.0 data, as tests/workflow/test_benchmark_corpus.py finds it.
+BENCHMARK = Path(
+    os.environ.get("BENCHMARK_V1_DIR") or REPO.parent / "shared" / "benchmark-v1.0"
+).resolve()
 UNSCORED = ("atlas-7b", "RO-NOWE-006", "run-2026-05-12-001")
-METRICS = {"load_partition", "cross_check", "per_run", "metrics_per_subject"}
-METRICS |= {"metrics_per_family", "uncertainty", "findings", "publish", "findings_report"}
-# The pages one added scoring rewrites (see the module docstring).
-TOUCHED = [
-    "cases/RO-NOWE-006.html",
-    "es/cases/RO-NOWE-006.html",
-    "es/findings.html",
-    "es/index.html",
-    "es/report.html",
-    "es/versions/atlas-7b/atlas-7b-2026-03-q4.html",
-    "findings.html",
-    "index.html",
-    "report.html",
-    "versions/atlas-7b/atlas-7b-2026-03-q4.html",
-]
+# The site's own jobs after one added scoring (the results' chain aside): its
+# partition's version pages, every family's case pages (the partition's rows of every
+# family are one job's outputs), the front pages and the site folder.
+SITE_JOBS = {"version_pages": 1, "case_pages": len(FAMILIES), "front_pages": 1}
+SITE_JOBS |= {"site_folder": 1, "site": 1}
 
 
-def state(site):
-    """Relative path → (inode, mtime_ns, size) of every file of the site."""
+def state(folder):
+    """Relative path → (inode, mtime_ns) of every file below a folder."""
     return {
-        path.relative_to(site).as_posix(): (path.stat().st_ino, path.stat().st_mtime_ns)
-        for path in sorted(site.rglob("*"))
+        path.relative_to(folder).as_posix(): (path.stat().st_ino, path.stat().st_mtime_ns)
+        for path in sorted(folder.rglob("*"))
         if path.is_file()
     }
-
-
-def changed(before, after):
-    return sorted(
-        name for name in before.keys() | after.keys() if before.get(name) != after.get(name)
-    )
 
 
 def build(tmp_path, partitions: dict):
@@ -77,13 +67,13 @@ def build(tmp_path, partitions: dict):
 
 @pytest.fixture
 def built(tmp_path):
-    """A site built on 8 partitions, for the tests of what one partition's job rewrites."""
+    """A site built on 8 partitions, for the tests of what one partition's job reruns."""
     return build(tmp_path, EIGHT_PARTITIONS)
 
 
 @pytest.fixture
 def built_on_one(tmp_path):
-    """A site built on one partition (16 jobs fewer), for the tests that do not depend on
+    """A site built on one partition (fewer jobs), for the tests that do not depend on
     how the corpus is split."""
     return build(tmp_path, ONE_PARTITION)
 
@@ -99,53 +89,30 @@ def add_scoring(corpus):
     (folder / f"{case_id}__{run_id}__eval-R03.json").write_text(json.dumps(document), "utf-8")
 
 
-def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index(built):
+def test_one_added_scoring_reruns_its_partition_and_the_pages_of_every_partition(built):
     workdir, corpus, config = built
     site = workdir / "site"
     assert planned_jobs(workdir, "site", **config) == {}
-    before = state(site)
-    # index, findings, report, 5 version pages, 30 case pages; in English and Spanish
-    assert len(before) == 76
+    assert files_below(site) == expected_site(corpus, workdir / "results")
+    (pages,) = (workdir / ".cache").glob("*/site")
+    before = state(pages)
 
     add_scoring(corpus)
-    (cache,) = (workdir / ".cache").glob("*/site")
-    cache_before = state(cache)
-    started = time.time_ns()
+    results_jobs = planned_jobs(workdir, **config)
+    planned = plan(workdir, "site", **config)
+    assert planned.jobs() == results_jobs | SITE_JOBS
+    partition = partition_of("atlas-7b", 8)
+    assert planned.wildcards("version_pages") == [f"partition={partition}"]
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
-    # What the run planned (and ran): its job stats and the wildcards of its jobs.
-    ran = Plan(run.output)
-    assert ran.jobs() == dict.fromkeys(METRICS, 1) | {
-        "version_pages": 1,
-        "case_pages_and_index": 1,
-        "site": 1,
+    assert Plan(run.output).jobs() == planned.jobs()
+
+    after = state(pages)
+    rebuilt = (f"versions-{partition}/", "cases-", "front/")
+    assert {name: ino for name, ino in before.items() if not name.startswith(rebuilt)} == {
+        name: ino for name, ino in after.items() if not name.startswith(rebuilt)
     }
-    partition = f"partition={partition_of('atlas-7b', 8)}"
-    assert ran.wildcards("load_partition") == [partition]
-    assert ran.wildcards("version_pages") == [partition]
-    assert changed(before, state(site)) == TOUCHED
-    # In the cache, of the partitions' parts files only atlas-7b's partition's.
-    mine = f"partition-{partition_of('atlas-7b', 8)}"
-    parts_files = [
-        name for name in changed(cache_before, state(cache)) if name.endswith(".parts.json")
-    ]
-    assert parts_files == [f"{mine}.parts.json"]
-    rows_files = [name for name in changed(cache_before, state(cache)) if ".cases/" in name]
-    assert rows_files == [f"{mine}.cases/RO-NOWE-006.json"]
-    # The logs of the jobs that ran name exactly the pages they wrote.
-    (logs,) = (workdir / ".cache").glob("*/logs")
-    ran = [log for log in logs.glob("*pages*.log") if log.stat().st_mtime_ns >= started]
-    assert sorted(log.name for log in ran) == [
-        "case_pages_and_index.log",
-        f"version_pages-{partition_of('atlas-7b', 8)}.log",
-    ]
-    written = [
-        line.split("written: ", 1)[1]
-        for log in ran
-        for line in log.read_text("utf-8").splitlines()
-        if "written: " in line
-    ]
-    assert sorted(written) == TOUCHED
+    assert files_below(site) == expected_site(corpus, workdir / "results")
     for edition in (site, site / "es"):
         page = (edition / version_page("atlas-7b", "atlas-7b-2026-03-q4")).read_text("utf-8")
         assert 'id="RO-NOWE-006__run-2026-05-12-001"' in page
@@ -153,69 +120,24 @@ def test_one_added_scoring_rewrites_its_version_page_its_case_page_and_the_index
     assert planned_jobs(workdir, "site", **config) == {}
 
 
-def test_a_page_deleted_or_edited_by_hand_is_restored(built_on_one):
-    workdir, _, config = built_on_one
-    site = workdir / "site"
-    page = site / version_page("cirrus-reasoner", "cirrus-reasoner-r1")
-    original = page.read_bytes()
-    spanish = site / "es" / version_page("cirrus-reasoner", "cirrus-reasoner-r1")
-    spanish_original = spanish.read_bytes()
-    case = site / case_page("RO-OXID-001")
-    case_original = case.read_bytes()
-    page.unlink()
-    spanish.unlink()  # the same job's (one manifest a job, every language in it)
-    case.write_bytes(case_original.replace(b"RO-OXID-001", b"EDITED", 1))
-    # Found when the workflow starts (a dry run included): the two jobs will run again.
-    dry = plan(workdir, "site", **config)
-    assert dry.output.count("not as the workflow wrote it (missing or edited)") == 2, dry.output
-    assert dry.jobs() == {"version_pages": 1, "case_pages_and_index": 1, "site": 1}
+def test_a_gold_changed_before_the_site_is_built_reaches_every_page(built_on_one):
+    """The results first (`snakemake`), then the site: the site's jobs see the new golds
+    then, not in the run that made them; the case page shows the new case type too."""
+    workdir, corpus, config = built_on_one
+    gold = corpus / "golds/v1.0/RO-FOUL-001_gold.md"
+    gold.write_text(gold.read_text("utf-8").replace('"Closed"', '"Open"', 1), "utf-8")
+    run = run_workflow(workdir, **config)
+    assert run.returncode == 0, run.output
+    # The golds are one file: every family's case pages (a gold changes rarely).
+    planned = plan(workdir, "site", **config)
+    assert planned.wildcards("case_pages") == sorted(f"family={f}" for f in FAMILIES)
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
-    assert page.read_bytes() == original
-    assert spanish.read_bytes() == spanish_original
-    assert case.read_bytes() == case_original
-    assert planned_jobs(workdir, "site", **config) == {}
-
-
-def test_a_parts_file_removed_from_the_cache_is_written_again(built):
-    """A partition's parts file is its job's output: removed, it is written again as soon
-    as the case pages job runs (here for a scoring added in another partition), by its
-    partition's job, which renders every version again (it has no last parts to keep);
-    its versions' pages come out with the same bytes, so none of them is rewritten, and
-    its rows files too (one removed is written again). A rows file removed from the
-    partition that runs is written again as well: the versions with runs of its case are
-    rendered again rather than kept."""
-    workdir, corpus, config = built
-    site = workdir / "site"
-    (cache,) = (workdir / ".cache").glob("*/site")
-    mine = partition_of("atlas-7b", 8)
-    (removed, *_) = [
-        path
-        for path in sorted(cache.glob("partition-*.parts.json"))
-        if path.name != f"partition-{mine}.parts.json" and read_version_parts(path)
-    ]
-    other = removed.name.removeprefix("partition-").removesuffix(".parts.json")
-    written = removed.read_bytes()
-    removed.unlink()
-    # A rows file of that partition, and one of atlas-7b's partition (not of the case
-    # the added scoring is of).
-    (removed_rows, *_) = sorted(cache.glob(f"partition-{other}.cases/*.json"))
-    (mine_rows,) = cache.glob(f"partition-{mine}.cases/RO-FOUL-001.json")
-    rows_written = {path: path.read_bytes() for path in (removed_rows, mine_rows)}
-    for path in rows_written:
-        path.unlink()
-    assert planned_jobs(workdir, "site", **config) == {}  # nothing needs it yet
-    before = state(site)
-    add_scoring(corpus)
-    run = run_workflow(workdir, "site", **config)
-    assert run.returncode == 0, run.output
-    ran = Plan(run.output)
-    assert sorted(ran.wildcards("version_pages")) == sorted(
-        [f"partition={mine}", f"partition={other}"]
-    )
-    assert removed.read_bytes() == written
-    assert {path: path.read_bytes() for path in rows_written} == rows_written
-    assert changed(before, state(site)) == TOUCHED
+    for edition, word in (("", "Open"), ("es/", "Abierto")):
+        page = (workdir / "site" / edition / case_page("RO-FOUL-001")).read_text("utf-8")
+        assert f" · {word} · floor 4 · ceiling 12" in page.replace("suelo", "floor").replace(
+            "techo", "ceiling"
+        ), edition
     assert planned_jobs(workdir, "site", **config) == {}
 
 
@@ -224,18 +146,16 @@ def test_a_version_without_scorings_any_more_loses_its_page(built_on_one):
     site = workdir / "site"
     page = site / version_page("expert-rules-ro", "ro-expert-rules-3.2.0")
     assert page.is_file()
-    (site / "CNAME").write_text("bench.example.org\n")  # a file the workflow never wrote
+    (site / "CNAME").write_text("bench.example.org\n")  # a file no job wrote: removed too
     for scoring in (corpus / "scoring/v1.0/expert-rules-ro").glob("*.json"):
         scoring.unlink()
     run = run_workflow(workdir, "site", **config)
     assert run.returncode == 0, run.output
-    spanish = site / "es" / version_page("expert-rules-ro", "ro-expert-rules-3.2.0")
-    assert not page.exists() and not page.parent.exists()
-    assert not spanish.exists() and not spanish.parent.exists()
-    assert "expert-rules-ro" not in (site / "index.html").read_text("utf-8")
-    assert "expert-rules-ro" not in (site / "es/index.html").read_text("utf-8")
-    assert (site / "CNAME").read_text() == "bench.example.org\n"
-    assert os.path.isfile(site / "index.html")
+    assert files_below(site) == expected_site(corpus, workdir / "results")
+    assert not page.parent.exists() and not (site / "es/versions/expert-rules-ro").exists()
+    # Every page, the case pages (of every family) included, is without it.
+    for path in site.rglob("*.html"):
+        assert "expert-rules-ro" not in path.read_text("utf-8"), path
 
 
 def test_a_corpus_problem_leaves_the_site_as_it_was(built_on_one):
@@ -253,3 +173,21 @@ def test_a_corpus_problem_leaves_the_site_as_it_was(built_on_one):
     # ...but the corpus has a problem: no page was written.
     assert {p: p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
     assert state(site) == stamps
+
+
+@pytest.mark.skipif(
+    not (BENCHMARK / "corpus").is_dir(), reason=f"the benchmark's v1.0 data is not at {BENCHMARK}"
+)
+def test_a_site_folder_built_for_another_corpus_keeps_none_of_its_pages(tmp_path):
+    """The demo's site, then the benchmark's real corpus's into the same folder (each
+    with its own results): the folder holds the real corpus's pages and nothing else."""
+    workdir = workflow_copy(tmp_path / "workflow")
+    site = tmp_path / "site"
+    demo, real = corpus_copy(tmp_path / "demo"), BENCHMARK / "corpus"  # never written
+    for corpus, results in ((demo, tmp_path / "demo-results"), (real, tmp_path / "results")):
+        run = run_workflow(workdir, "site", corpus=corpus, results=results, site=site)
+        assert run.returncode == 0, run.output
+        assert files_below(site) == expected_site(corpus, results)
+    demo_only = set(expected_site(demo, tmp_path / "demo-results")) - set(files_below(site))
+    assert demo_only  # the demo's own pages (its versions) are gone
+    assert all(os.path.basename(page).endswith(".html") for page in demo_only)

@@ -1,12 +1,10 @@
-# Agreement between the two primary reviewers of each run (multi-reviewer.md): read
-# from the consolidation step's review pairs (records.write_review_pairs). Published by
-# `publish` under double review only.
-
-
+# Agreement between the two primary reviewers of each run (multi-reviewer.md), from
+# every partition's review pairs: none with one reviewer per run (then its tables hold
+# their headers only and are not published).
 rule agreement:
     input:
-        modules=modules("reviewer_agreement.py"),
-        review_pairs=f"{CACHE}/consolidated/review_pairs.json",
+        code=library("contracts", "formulas"),
+        reviews=expand(rules.per_run.output.reviews, partition=PARTITIONS),
     output:
         agreement=f"{STAGED}/agreement.csv",
         grid=f"{STAGED}/agreement_grid.csv",

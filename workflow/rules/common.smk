@@ -4,20 +4,31 @@ import re
 import sys
 from pathlib import Path
 
+import yaml
+
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-# The one sys.path entry of the project: the parse-time imports below (manifests,
-# snapshots, the rules' code inputs) need the library package. Rule scripts get
-# scripts/ from Snakemake's script preamble, tests from pyproject's pythonpath.
+# The one sys.path entry of the project: the parse-time imports below (the corpus scan,
+# the review policy, the published registry, the library's layers) need the library
+# package. Rule scripts get scripts/ from Snakemake's script preamble, tests from
+# pyproject's pythonpath.
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
-from ro_metrics.corpus.layout import recorded_partitions, refresh_manifests
-from ro_metrics.corpus.reviewers import MAX_SCORINGS, REVIEWERS, PolicyError, review_policy
-from ro_metrics.history.snapshot import snapshot_dates
-from ro_metrics.module_graph import CodeGraph
-from ro_metrics.rendering.translations import LANGUAGES
-from ro_metrics.site.site_files import drop_outdated_manifests
+from ro_metrics.contracts.files import read_json
+from ro_metrics.contracts.published import (
+    CHARTS,
+    FINDINGS_REPORTS,
+    LEADERBOARD_ES_HTML,
+    LEADERBOARD_HTML,
+    METADATA,
+    PUBLISHED as REGISTRY,
+    published_files,
+)
+from ro_metrics.contracts.vocabulary import FAMILIES, LANGUAGES
+from ro_metrics.corpus.layout import has_telemetry, partition_ids, scan_corpus
+from ro_metrics.corpus.reviewers import MAX_SCORINGS, PolicyError, review_policy
+from ro_metrics.history.snapshot import SnapshotDateError, snapshot_date, snapshot_dates
 
 
 def configuration_error(message):
@@ -44,9 +55,27 @@ def validate_config(config):
             raise
         where = ".".join(str(part) for part in cause.absolute_path) or "config"
         configuration_error(f"{where}: {cause.message}")
+    # The schema checks the form YYYY-MM-DD; 2026-02-30 has it.
+    for key in ("snapshot_date", "changes_since"):
+        try:
+            if config[key]:
+                datetime.date.fromisoformat(config[key])
+        except ValueError:
+            configuration_error(f"{key}: {config[key]!r} is not a date")
 
 
 validate_config(config)
+
+# The settings of this run that a command repeating it must give (the corpus, the
+# results and every setting that differs from config/config.yaml with the schema's
+# defaults): what a refused snapshot suggests to run under another date.
+_DEFAULTS = yaml.safe_load(Path(workflow.basedir, "config", "config.yaml").read_text("utf-8"))
+validate(_DEFAULTS, "../schemas/config.schema.yaml")
+RUN_SETTINGS = {"corpus": config["corpus"], "results": config["results"]} | {
+    key: value
+    for key, value in config.items()
+    if key not in ("corpus", "results", "snapshot_date") and value != _DEFAULTS.get(key)
+}
 
 CORPUS = str(Path(config["corpus"]).absolute())
 RESULTS = config["results"].rstrip("/")
@@ -54,93 +83,126 @@ RESULTS = config["results"].rstrip("/")
 SITE = str(Path(config["site"]).absolute())
 VERSION = config["benchmark_version"]
 SCHEMAS = f"{workflow.basedir}/system/schemas/{VERSION}"
+RUBRIC = f"{workflow.basedir}/system/rubric/{VERSION}"
 MAX_FILE_BYTES = int(config["max_file_mib"] * 2**20)
-# Every label of the pages, the Markdown, the charts and the site, in every language
-# (a data file, not code): an input of each step that renders them, so that an edited
-# label re-renders what shows it.
-LABELS = f"{workflow.basedir}/scripts/ro_metrics/rendering/labels.json"
-# The pages' templates, style sheets and script (rendering/templates/): not Python
-# modules, so not in a rule's code stamp; an input of each step that renders pages.
-TEMPLATES = sorted(
-    str(path)
-    for path in Path(f"{workflow.basedir}/scripts/ro_metrics/rendering/templates").iterdir()
-    if path.is_file()
-)
-
-
-# One cache folder per (corpus, results, version): runs on other corpora never
-# overwrite each other's manifests or intermediate files.
-_CACHE_KEY = hashlib.sha256(
-    "\n".join([CORPUS, str(Path(RESULTS).absolute()), VERSION]).encode("utf-8")
-).hexdigest()[:16]
-CACHE = f"{config['cache'].rstrip('/')}/{_CACHE_KEY}"
-MANIFESTS = f"{CACHE}/manifests"
-CODE = CodeGraph(Path(workflow.basedir) / "scripts", Path(f"{CACHE}/code/imports.json"))
-LOGS = f"{CACHE}/logs"
-# Every step writes here; `publish` copies the set to RESULTS once all succeeded.
-STAGED = f"{CACHE}/staged"
-# Dated snapshots of the published results (`snakemake snapshot`), never rewritten.
-HISTORY = f"{RESULTS}/historico"
-# Published only when the corpus has telemetry: `publish` writes or removes them, so
-# they cannot be Snakemake outputs (an output must exist); `verify` and `snapshot`
-# take them from here.
-OPTIONAL_PUBLISHED = {
-    "operational_per_subject": f"{RESULTS}/operational_per_subject.csv",
-    "operational_per_family": f"{RESULTS}/operational_per_family.csv",
-}
-
-# The findings' charts (rule findings, report.findings_charts), as published in
-# RESULTS/charts/: each stem in English, then in every other language of the pages.
-FINDINGS_CHARTS = [
-    f"{stem}.svg" if code == LANGUAGES[0] else f"{stem}.{code}.svg"
-    for code in LANGUAGES
-    for stem in ("cost_quality", "family_heatmap", "quality_calibration")
-]
 
 if not Path(CORPUS).is_dir():
     configuration_error(f"corpus: {CORPUS} is not a folder")
 if not Path(SCHEMAS).is_dir():
     configuration_error(f"benchmark_version: no schemas for {VERSION} in system/schemas/")
 
+# One cache folder per (corpus, results, version): runs on other corpora never
+# overwrite each other's intermediate files.
+_CACHE_KEY = hashlib.sha256(
+    "\n".join([CORPUS, str(Path(RESULTS).absolute()), VERSION]).encode("utf-8")
+).hexdigest()[:16]
+CACHE = f"{config['cache'].rstrip('/')}/{_CACHE_KEY}"
+LOGS = f"{CACHE}/logs"
+
+
+def site_folder_problem():
+    """Why SITE cannot be the site folder, or None. Rule site_folder owns the folder
+    whole (Snakemake empties a directory() output before its job runs): it must not be
+    or hold what the workflow reads or writes, nor lie inside what it reads, nor be a
+    folder with files the workflow did not write (a user's site=~/Documents)."""
+    site = Path(SITE).resolve()
+    places = {
+        "the repository": workflow.basedir,
+        "the corpus": CORPUS,
+        "the results folder": RESULTS,
+        "the cache": config["cache"],
+    }
+    for name, place in places.items():
+        place = Path(place).resolve()
+        if place.is_relative_to(site):
+            return f"{SITE} is or holds {name} ({place})"
+        if name != "the repository" and site.is_relative_to(place):
+            return f"{SITE} is inside {name} ({place})"
+    if site.exists() and not site.is_dir():
+        return f"{SITE} is not a folder"
+    # The marker Snakemake writes into a directory() output (rule site_folder writes it
+    # first): the folder is the workflow's own.
+    if site.is_dir() and any(site.iterdir()) and not (site / ".snakemake_timestamp").is_file():
+        return (
+            f"{SITE} holds files the workflow did not write (no .snakemake_timestamp), and "
+            "`snakemake site` would remove them: choose another folder, or empty it"
+        )
+    return None
+
+
+# Only the main process: a job process may start while rule site_folder fills the folder.
+if workflow.is_main_process and (problem := site_folder_problem()):
+    configuration_error(f"site: {problem}")
+
+# A partition's files between its steps (partitions/<id>/), and the global steps' files
+# that rule publish copies into RESULTS (staged/).
+PARTITION = f"{CACHE}/partitions/{{partition}}"
+STAGED = f"{CACHE}/staged"
+# Dated snapshots of the published results (`snakemake snapshot`), never rewritten.
+HISTORY = f"{RESULTS}/historico"
+
 # The review policy of the version (one reviewer per run in v1.0, or two and an
 # arbiter), with the configuration's overrides (shared/spec/multi-reviewer.md).
-REVIEW_POLICY_FILE = f"{workflow.basedir}/system/rubric/{VERSION}/review_policy.yaml"
+REVIEW_POLICY_FILE = f"{RUBRIC}/review_policy.yaml"
 try:
     REVIEW_POLICY = review_policy(REVIEW_POLICY_FILE, config)
 except PolicyError as error:
     configuration_error(str(error))
-DOUBLE_REVIEW = REVIEW_POLICY.reviewers_per_run == 2
-# The reviewer registry: an input only where it exists (optional with one reviewer per
-# run; the consolidation names it missing under double review).
-REVIEWER_REGISTRY = [f"{CORPUS}/{REVIEWERS}"] if Path(CORPUS, REVIEWERS).is_file() else []
-# The consolidation step runs under double review, or to check a corpus's reviewer
-# registry against its scorings; a v1.0 corpus without one (one reviewer per run) has
-# nothing to consolidate, and its runs go from the load straight to the per-run table.
-CONSOLIDATES = DOUBLE_REVIEW or bool(REVIEWER_REGISTRY)
 
-# Job processes (cluster executors) reuse the manifests the main process wrote, and
-# the partitions it chose.
-if workflow.is_main_process:
-    PARTITIONS = refresh_manifests(Path(CORPUS), VERSION, config["partitions"], Path(MANIFESTS))
-    # A site page deleted or edited by hand: its job must run again to restore it.
-    for message in drop_outdated_manifests(
-        Path(SITE), sorted(Path(f"{CACHE}/site").glob("*.pages.json"))
-    ):
-        print(message, file=sys.stderr)
-else:
-    PARTITIONS = recorded_partitions(Path(MANIFESTS))
+# The corpus is split into partitions of subject folders (a wildcard of the load, the
+# per-run table, the per-subject and per-family metrics and the version pages), the
+# cases into their families (the case pages). A partition's job reruns when one of its
+# files changes: the corpus is listed when the DAG is built (one stat per file) and each
+# job gets the digest of what it reads (path, size, modification and change time of
+# every file) as a parameter, so a changed digest reruns it (Snakemake's params trigger)
+# and the change time catches a file copied in with an old date.
+SCAN = scan_corpus(Path(CORPUS), VERSION, config["partitions"])
+PARTITIONS = partition_ids(SCAN.n_partitions)
+# What is published: with telemetry in the corpus, under double review (the registry,
+# contracts/published.py).
+PUBLISHED = published_files(
+    has_telemetry(Path(CORPUS)), double_review=REVIEW_POLICY.reviewers_per_run == 2
+)
+# The registry's files not published now: removed from RESULTS if an earlier run left them.
+WITHDRAWN = [entry for entry in REGISTRY if entry not in PUBLISHED]
 
 
-def modules(script):
-    """The code stamp of a step: its script and every library module it imports,
-    directly or not, with their digests (ro_metrics/module_graph.py). An input, so that
-    editing any of them re-runs the step (Snakemake's own code trigger follows only the
-    script named by `script:`). Derived from the imports, never listed."""
-    return CODE.stamp(
-        f"{workflow.basedir}/scripts/{script}",
-        Path(f"{CACHE}/code/{Path(script).stem}.txt"),
-        write=workflow.is_main_process,
-    )
+def digest_of(kind):
+    """The parameter that reruns a job when its part of the corpus changes (above)."""
+
+    def digest(wildcards):
+        if kind == "partition":
+            return SCAN.partitions[wildcards.partition]
+        return getattr(SCAN, kind)
+
+    return digest
+
+
+# The review policy as a parameter of the jobs that consolidate runs: a changed setting
+# reruns them.
+POLICY = {
+    key: list(value) if isinstance(value, tuple) else value
+    for key, value in REVIEW_POLICY._asdict().items()
+}
+
+
+def library(*packages):
+    """The code a rule's script runs besides itself: every file of the library packages
+    it uses (templates and labels included) and the library's __init__.py. An input, so
+    that editing one re-runs the steps that use it (Snakemake's own code trigger follows
+    only the script itself); tests/unit/test_architecture.py checks that each rule lists
+    every package its script imports, directly or not."""
+    root = Path(workflow.basedir) / "scripts" / "ro_metrics"
+    return sorted(
+        str(path)
+        for name in packages
+        for path in (root / name).rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    ) + [str(root / "__init__.py")]
+
+
+def staged(entry):
+    return f"{STAGED}/{entry.name}"
 
 
 def snapshot_metadata_files(wildcards=None):
@@ -152,6 +214,38 @@ def snapshot_metadata_files(wildcards=None):
     )
 
 
+def snapshot_to_take(wildcards):
+    """The snapshot folder of the results as published when the DAG is built, if there
+    is none yet (take_snapshot writes it), else nothing. Dated by config snapshot_date,
+    else by the newest scoring their metadata.json records. Results this very run
+    publishes may be of a later date: take_snapshot and snapshot check it."""
+    date = config["snapshot_date"]
+    metadata = Path(RESULTS, METADATA.name)
+    if not date and metadata.is_file():
+        try:
+            date = snapshot_date(read_json(metadata))
+        except SnapshotDateError:
+            return []
+    if not date or Path(HISTORY, date).exists():
+        return []
+    return [f"{HISTORY}/{date}"]
+
+
+def no_snapshot_yet(wildcards):
+    """No input of take_snapshot: an error if the dated folder exists (snapshot.smk says
+    why an existing snapshot is never an output to remake)."""
+    folder = Path(f"{HISTORY}/{wildcards.date}")
+    if folder.exists():
+        # A one-line message and a non-zero exit, before anything runs.
+        print(
+            f"Snapshot {folder} exists; snapshots are never rewritten, so nothing was run "
+            "(`snakemake snapshot` checks it against the results).",
+            file=sys.stderr,
+        )
+        sys.exit(1)
+    return []
+
+
 # changes_since must name a date with a snapshot on or before it: a comparison the
 # user asked for is never silently replaced by "no earlier snapshot".
 if config["changes_since"]:
@@ -161,3 +255,9 @@ if config["changes_since"]:
             f"changes_since: no snapshot in {HISTORY}/ is dated on or before "
             f"{config['changes_since']} (snapshots: {', '.join(_dates) or 'none'})"
         )
+
+
+wildcard_constraints:
+    partition=r"[0-9]+",
+    family="|".join(FAMILIES),
+    date=r"[0-9]{4}-[0-9]{2}-[0-9]{2}",

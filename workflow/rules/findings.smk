@@ -1,31 +1,24 @@
 # findings.md: every fact a release report quotes (findings.json), the version × family
-# heatmap and the three charts in each language. After the metrics, the uncertainty
-# step's rankings and the operational tables; publish copies them into the results.
+# heatmap and the three charts in each language.
 rule findings:
     input:
-        modules=modules("release_findings.py"),
-        # The charts' titles, axes and captions (findings_chart_* labels).
-        labels=LABELS,
+        code=library("contracts", "formulas", "rendering", "report"),
         verdict=rules.cross_check.output.verdict,
-        per_run=rules.per_run.output.table,
-        metrics_per_subject=rules.metrics_per_subject.output[0],
-        criterion_scores=rules.per_run.output.criteria,
-        # Read only when the verdict says the corpus has telemetry (header only otherwise).
-        operational_per_subject=rules.operational.output.per_subject,
-        # The critical fails, whose evidence the safety gate's events quote (as publish).
-        critical_fails=expand(
-            f"{CACHE}/load/partition-{{partition}}.critical.json", partition=PARTITIONS
-        ),
+        counted=expand(rules.per_run.output.counted, partition=PARTITIONS),
+        metrics_per_subject=expand(rules.metrics_per_subject.output[0], partition=PARTITIONS),
+        criterion_scores=expand(rules.per_run.output.criterion_scores, partition=PARTITIONS),
+        # The critical fails of the scorings that count, with their evidence (§ 1).
+        critical_fails=expand(rules.per_run.output.critical_fails, partition=PARTITIONS),
         # The lengths of every scored response's alternatives and key_signals (§ 5).
-        shapes=expand(f"{CACHE}/load/partition-{{partition}}.shapes.json", partition=PARTITIONS),
+        shapes=expand(rules.load_partition.output.shapes, partition=PARTITIONS),
         # Bootstrap ranks of every version, the neighbour tests, Spearman (§§ 3-4).
         rankings=rules.uncertainty.output.rankings,
+        # Read only when the corpus has telemetry (header only otherwise).
+        operational_per_subject=rules.operational.output.per_subject,
     output:
         findings=f"{STAGED}/findings.json",
         heatmap=f"{STAGED}/family_heatmap.csv",
-        # update(): the charts are rewritten only when their bytes change (the script),
-        # so Snakemake must not empty the folder before the job.
-        charts=update(directory(f"{STAGED}/charts")),
+        charts=[staged(entry) for entry in CHARTS],
     log:
         f"{LOGS}/findings.log",
     conda:

@@ -1,20 +1,22 @@
+# Step 1: load and check the corpus. One load job per partition of the subject folders,
+# one for the golds; the cross-check joins them with the registry, the telemetry's
+# problems and the reviews' and gives the verdict every published file waits for.
+
+
 rule load_partition:
     input:
-        modules=modules("checked_partition.py"),
-        manifest=f"{MANIFESTS}/partition-{{partition}}.tsv",
+        code=library("contracts", "corpus"),
         response_schema=f"{SCHEMAS}/response.schema.json",
         scoring_schema=f"{SCHEMAS}/evaluation.schema.json",
     output:
-        summary=f"{CACHE}/load/partition-{{partition}}.json",
-        runs=f"{CACHE}/load/partition-{{partition}}.runs.json",
+        # Its problems, counts and the digest of every file read (records.PartitionSummary).
+        summary=f"{PARTITION}/loaded.json",
+        runs=f"{PARTITION}/runs.json",
         # Public fields only: of every scored run (the site), of each critical fail.
-        published=f"{CACHE}/load/partition-{{partition}}.published.json",
-        critical_fails=f"{CACHE}/load/partition-{{partition}}.critical.json",
-        # The lengths of each scored run's alternatives and key_signals (the findings).
-        shapes=f"{CACHE}/load/partition-{{partition}}.shapes.json",
-        # The job's own file cache: update() keeps it, so a rerun re-reads only
-        # the files whose size or timestamps changed.
-        files=update(f"{CACHE}/load/partition-{{partition}}.files.json"),
+        published=f"{PARTITION}/published.json",
+        critical_fails=f"{PARTITION}/critical.json",
+        # The lengths of each scored response's alternatives and key_signals (findings).
+        shapes=f"{PARTITION}/shapes.json",
     log:
         f"{LOGS}/load_partition-{{partition}}.log",
     conda:
@@ -23,8 +25,10 @@ rule load_partition:
     resources:
         mem_mb=1024,
     params:
+        files=digest_of("partition"),
         corpus=CORPUS,
         benchmark_version=VERSION,
+        n_partitions=SCAN.n_partitions,
         max_file_bytes=MAX_FILE_BYTES,
         # The scorings a run may have: 1 (v1.0), 3 under double review.
         max_scorings_per_run=MAX_SCORINGS[REVIEW_POLICY.reviewers_per_run],
@@ -34,11 +38,10 @@ rule load_partition:
 
 rule load_golds:
     input:
-        modules=modules("public_golds.py"),
-        manifest=f"{MANIFESTS}/golds.tsv",
+        code=library("contracts", "corpus"),
         gold_schema=f"{SCHEMAS}/gold.schema.json",
     output:
-        f"{CACHE}/load/golds.json",
+        f"{CACHE}/golds.json",
     log:
         f"{LOGS}/load_golds.log",
     conda:
@@ -47,6 +50,7 @@ rule load_golds:
     resources:
         mem_mb=512,
     params:
+        files=digest_of("golds"),
         corpus=CORPUS,
         benchmark_version=VERSION,
         max_file_bytes=MAX_FILE_BYTES,
@@ -56,20 +60,19 @@ rule load_golds:
 
 rule cross_check:
     input:
-        # The reviews' problems, found by the consolidation (consolidation.smk), when it
-        # runs (CONSOLIDATES).
-        **({"reviews": f"{CACHE}/consolidated/review_check.json"} if CONSOLIDATES else {}),
-        modules=modules("verdict.py"),
-        partitions=expand(f"{CACHE}/load/partition-{{partition}}.json", partition=PARTITIONS),
-        runs=expand(f"{CACHE}/load/partition-{{partition}}.runs.json", partition=PARTITIONS),
-        golds=f"{CACHE}/load/golds.json",
-        layout=f"{MANIFESTS}/layout.tsv",
+        code=library("contracts", "formulas", "corpus"),
+        partitions=expand(rules.load_partition.output.summary, partition=PARTITIONS),
+        runs=expand(rules.load_partition.output.runs, partition=PARTITIONS),
+        golds=rules.load_golds.output[0],
+        # The reviews' problems and pending runs, found by each partition's per-run step.
+        reviews=expand(f"{PARTITION}/reviews.json", partition=PARTITIONS),
         registry_schema=f"{SCHEMAS}/registry.schema.json",
         # The telemetry's problems and the calls to check against their responses.
-        operational=rules.operational.output.summary,
+        operational=f"{CACHE}/operational.json",
     output:
-        verdict=f"{CACHE}/checked/verdict.json",
+        verdict=f"{CACHE}/verdict.json",
         input_files=f"{STAGED}/input_files.csv",
+        coverage=f"{STAGED}/coverage.csv",
     log:
         f"{LOGS}/cross_check.log",
     conda:
@@ -78,11 +81,13 @@ rule cross_check:
     resources:
         mem_mb=1024,
     params:
+        files=digest_of("layout"),
+        partitions=PARTITIONS,
         corpus=CORPUS,
         benchmark_version=VERSION,
         max_file_bytes=MAX_FILE_BYTES,
         strict=config["strict"],
-        # The consolidation's problems are an input (reviews) when it runs.
-        consolidated=CONSOLIDATES,
+        # coverage.csv's columns (with the pending counts under double review).
+        reviewers_per_run=REVIEW_POLICY.reviewers_per_run,
     script:
         "../../scripts/verdict.py"

@@ -1,49 +1,59 @@
+# Steps 2-4, one job each per partition: the per-run table (aggregated_metrics.md §2),
+# the runs the metrics count (consolidated: a run's one scoring with one reviewer per
+# run, two primaries and an arbiter under double review, multi-reviewer.md), the
+# critical fails with their evidence; then the per-subject and per-family metrics of
+# the partition's subject versions. A subject version's runs are all in one partition,
+# so each of these tables is its partitions' rows (rule publish assembles them).
+
+
 rule per_run:
     input:
-        # The runs the metrics count (one per run), when the consolidation runs
-        # (CONSOLIDATES); otherwise every scored run, one per run by the v1.0 rule.
-        **({"consolidation": rules.consolidation.output.consolidation} if CONSOLIDATES else {}),
-        modules=modules("per_run_table.py"),
-        # Not the verdict: it changes with the telemetry, which the per-run values do not
-        # depend on. The verdict gates what is published (build_leaderboard, publish).
-        runs=rules.cross_check.input.runs,
-        golds=rules.cross_check.input.golds,
+        code=library("contracts", "formulas", "corpus"),
+        runs=rules.load_partition.output.runs,
+        critical_fails=rules.load_partition.output.critical_fails,
+        golds=rules.load_golds.output[0],
+        policy=REVIEW_POLICY_FILE,
+        reviewers_schema=f"{SCHEMAS}/reviewers.schema.json",
     output:
-        # Under double review only: the consolidated runs and the runs pending review.
-        **(
-            {
-                "consolidated": f"{STAGED}/per_run_consolidated.csv",
-                "pending": f"{STAGED}/pending_runs.csv",
-            }
-            if DOUBLE_REVIEW
-            else {}
-        ),
-        csv=f"{STAGED}/per_run.csv",
-        table=f"{STAGED}/per_run.table.json",
-        criteria=f"{STAGED}/criterion_scores.csv",
-        summary=f"{STAGED}/per_run.summary.json",
+        per_run=f"{PARTITION}/per_run.csv",
+        criterion_scores=f"{PARTITION}/criterion_scores.csv",
+        per_run_consolidated=f"{PARTITION}/per_run_consolidated.csv",
+        pending_runs=f"{PARTITION}/pending_runs.csv",
+        critical_fails=f"{PARTITION}/critical_fails.csv",
+        # The consolidated runs as typed per-run rows: what the metrics are computed from.
+        counted=f"{PARTITION}/counted.json",
+        # Which scoring of each run counts, and the runs pending their review (the pages).
+        consolidation=f"{PARTITION}/consolidation.json",
+        # The review pairs (agreement), the reviews' problems and pending scorings (the
+        # cross-check), the newest scoring (metadata).
+        reviews=f"{PARTITION}/reviews.json",
     log:
-        f"{LOGS}/per_run.log",
+        f"{LOGS}/per_run-{{partition}}.log",
     conda:
         "../envs/metrics.yaml"
     threads: 1
     resources:
         mem_mb=1024,
     params:
-        double_review=DOUBLE_REVIEW,
-        consolidated=CONSOLIDATES,
+        # subjects/reviewers.yaml (read here: it decides the roles of a run's scorings).
+        reviewers=digest_of("reviewers"),
+        corpus=CORPUS,
+        benchmark_version=VERSION,
+        max_file_bytes=MAX_FILE_BYTES,
+        # The policy with the configuration's overrides: a changed setting reruns it.
+        policy=POLICY,
     script:
         "../../scripts/per_run_table.py"
 
 
 rule metrics_per_subject:
     input:
-        modules=modules("metrics_per_subject.py"),
-        per_run=rules.per_run.output.table,
+        code=library("contracts", "formulas"),
+        counted=rules.per_run.output.counted,
     output:
-        f"{STAGED}/metrics_per_subject.csv",
+        f"{PARTITION}/metrics_per_subject.csv",
     log:
-        f"{LOGS}/metrics_per_subject.log",
+        f"{LOGS}/metrics_per_subject-{{partition}}.log",
     conda:
         "../envs/metrics.yaml"
     threads: 1
@@ -57,12 +67,12 @@ rule metrics_per_subject:
 
 rule metrics_per_family:
     input:
-        modules=modules("metrics_per_family.py"),
-        per_run=rules.per_run.output.table,
+        code=library("contracts", "formulas"),
+        counted=rules.per_run.output.counted,
     output:
-        f"{STAGED}/metrics_per_family.csv",
+        f"{PARTITION}/metrics_per_family.csv",
     log:
-        f"{LOGS}/metrics_per_family.log",
+        f"{LOGS}/metrics_per_family-{{partition}}.log",
     conda:
         "../envs/metrics.yaml"
     threads: 1

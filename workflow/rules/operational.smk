@@ -1,18 +1,13 @@
-# The operational tables of telemetry.md. Its inputs are the telemetry's own manifest
-# and the list of response paths, never the partitions: a new scoring does not rerun
-# it, and a telemetry change reruns only it, the cross-check (which reports telemetry
-# problems with the others) and what publishes.
+# The operational tables of telemetry.md. It reads the telemetry's batch logs and which
+# responses exist, never the partitions: a new scoring does not rerun it, and a
+# telemetry change reruns only it, the cross-check and what they feed.
 rule operational:
     input:
-        modules=modules("operational_tables.py"),
-        telemetry=f"{MANIFESTS}/telemetry.tsv",
-        responses=f"{MANIFESTS}/responses.tsv",
+        code=library("contracts", "formulas", "corpus"),
     output:
         per_subject=f"{STAGED}/operational_per_subject.csv",
         per_family=f"{STAGED}/operational_per_family.csv",
-        summary=f"{CACHE}/load/operational.json",
-        # The job's own file cache: a rerun re-reads only the changed batch logs.
-        files=update(f"{CACHE}/load/operational.files.json"),
+        summary=f"{CACHE}/operational.json",
     log:
         f"{LOGS}/operational.log",
     conda:
@@ -21,6 +16,9 @@ rule operational:
     resources:
         mem_mb=1024,
     params:
+        files=digest_of("telemetry"),
+        responses=digest_of("responses"),
         corpus=CORPUS,
+        benchmark_version=VERSION,
     script:
         "../../scripts/operational_tables.py"

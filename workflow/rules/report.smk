@@ -1,9 +1,7 @@
-# The findings report: results/findings.md and findings.es.md, rendered from the
-# committee's templates (config findings_templates, one per language; the defaults in
-# system/report/) on the published findings.json, downstream of publish like the site,
-# so that the report quotes only published facts. A changed template reruns this rule
-# only; a new scoring changes findings.json and re-renders it.
-
+# The findings report (findings.md, findings.es.md), rendered from the committee's
+# templates (config findings_templates, one per language; the defaults in system/report/)
+# on findings.json, with the lint of typed numbers in its prose. A changed template
+# reruns this rule only.
 
 # Each language's template, relative paths from the repository root.
 FINDINGS_TEMPLATES = {
@@ -13,15 +11,11 @@ FINDINGS_TEMPLATES = {
 
 rule findings_report:
     input:
-        modules=modules("findings_report.py"),
-        # The filters' words and number formats (report_* labels).
-        labels=LABELS,
-        facts=f"{RESULTS}/findings.json",
+        code=library("contracts", "rendering", "report"),
+        facts=rules.findings.output.findings,
         templates=list(FINDINGS_TEMPLATES.values()),
     output:
-        # update(): a failed rendering leaves the previous report in place.
-        en=update(f"{RESULTS}/findings.md"),
-        es=update(f"{RESULTS}/findings.es.md"),
+        **{code: staged(entry) for code, entry in zip(LANGUAGES, FINDINGS_REPORTS)},
     log:
         f"{LOGS}/findings_report.log",
     conda:

@@ -1,34 +1,27 @@
 # `snakemake --cores 4 site`: the static site in SITE (config `site`), built from the
-# published results, in English (the site root) and Spanish (es/). Two kinds of jobs,
-# each writing many pages (in both languages) but rewriting only those whose content
-# changed (ro_metrics/site/site_files.py): one job per partition for its subject
-# versions' pages, one job for the case pages and the index. A job per page would be
-# ~60,000 jobs at size L; this is partitions + 1.
+# published results, in English (the site root) and Spanish (es/). Every page is an
+# output of one job, inside the folder that job owns (a directory() output, emptied by
+# Snakemake before the job runs): each subject partition's version pages, each family's
+# case pages, the front pages (the index, the findings page, the report's page). Rule
+# site_folder then puts them together into SITE, which it owns whole (a page whose
+# input disappeared disappears with it).
 
 
 rule version_pages:
     input:
-        # Under double review: which scoring of each run counts (the consolidation's).
-        **({"consolidation": rules.consolidation.output.consolidation} if DOUBLE_REVIEW else {}),
-        modules=modules("version_pages.py"),
-        labels=LABELS,
-        templates=TEMPLATES,
+        code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
         published=rules.load_partition.output.published,
+        # Which scoring of each run counts (with one reviewer per run, the one it has).
+        consolidation=rules.per_run.output.consolidation,
         golds=rules.load_golds.output[0],
-        # A gate only: pages are built from a corpus the cross-check accepted. The
-        # verdict is rewritten by every run that changes anything, so its date must
-        # not re-run the pages of the partitions that did not change (ancient).
-        verdict=ancient(rules.cross_check.output.verdict),
     output:
-        # The pages themselves are not outputs (Snakemake would delete them before
-        # the job, and each job rewrites only the changed ones); the manifest says
-        # what was written, update() keeps it for the next run.
-        manifest=update(f"{CACHE}/site/partition-{{partition}}.pages.json"),
-        # What the case pages and the index show of each version (its matrix row, per
-        # case its counts and the digest of its rows; the rows are in the files of
-        # partition-N.cases/, one per case, not outputs); kept too: the parts of a
-        # version whose inputs did not change are reused.
-        parts=update(f"{CACHE}/site/partition-{{partition}}.parts.json"),
+        pages=directory(f"{CACHE}/site/versions-{{partition}}"),
+        # Each version's row of the index's matrix, in every language.
+        matrix=f"{PARTITION}/matrix.json",
+        # The partition's rows of each case page, by the case's family.
+        case_rows=expand(
+            f"{PARTITION}/case_rows-{{family}}.json", family=FAMILIES, allow_missing=True
+        ),
     log:
         f"{LOGS}/version_pages-{{partition}}.log",
     conda:
@@ -37,58 +30,95 @@ rule version_pages:
     resources:
         mem_mb=1024,
     params:
-        site=SITE,
         alpha=config["alpha"],
         benchmark_version=VERSION,
-        double_review=DOUBLE_REVIEW,
     script:
         "../../scripts/version_pages.py"
 
 
-rule case_pages_and_index:
+# A family's case pages, from the rows of its cases in every partition. Snakemake reruns
+# every job that depends on one it reruns: a partition's version pages job writes its
+# rows of every family, so one added scoring re-renders the case pages of every family.
+rule case_pages:
     input:
-        # Under double review: the index's agreement line and pending counts.
-        **(
-            {
-                "agreement": rules.publish.output.agreement,
-                "divergent": rules.publish.output.divergent,
-                "pending_runs": rules.publish.output.pending_runs,
-            }
-            if DOUBLE_REVIEW
-            else {}
+        code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
+        case_rows=expand(
+            f"{PARTITION}/case_rows-{{family}}.json",
+            partition=PARTITIONS,
+            allow_missing=True,
         ),
-        modules=modules("case_pages_and_index.py"),
-        labels=LABELS,
-        templates=TEMPLATES,
-        # Each partition's versions' matrix rows and case counts and digests (the job
-        # reads a case's rows files, partition-N.cases/<case_id>.json, only to write
-        # its page).
-        parts=expand(f"{CACHE}/site/partition-{{partition}}.parts.json", partition=PARTITIONS),
-        pages=expand(f"{CACHE}/site/partition-{{partition}}.pages.json", partition=PARTITIONS),
         golds=rules.load_golds.output[0],
-        leaderboard=rules.publish.output.leaderboard_csv,
-        critical_fails=rules.publish.output.critical_fails,
-        uncertainty=rules.publish.output.uncertainty,
-        metadata=rules.publish.output.metadata,
-        operational=rules.operational.output.per_subject,
-        # The findings page's facts and charts (rule findings, published by publish).
-        findings=f"{RESULTS}/findings.json",
-        charts=[f"{RESULTS}/charts/{name}" for name in FINDINGS_CHARTS],
-        # The findings report's Markdown, rendered as the report pages.
-        findings_report=rules.findings_report.output,
     output:
-        manifest=update(f"{CACHE}/site/site.pages.json"),
+        directory(f"{CACHE}/site/cases-{{family}}"),
     log:
-        f"{LOGS}/case_pages_and_index.log",
+        f"{LOGS}/case_pages-{{family}}.log",
     conda:
         "../envs/metrics.yaml"
     threads: 1
     resources:
         mem_mb=1024,
     params:
-        site=SITE,
+        benchmark_version=VERSION,
+    script:
+        "../../scripts/case_pages.py"
+
+
+# The front pages are rendered from the published files as their steps staged them
+# (rule publish copies or assembles them as they are), so they are made beside publish,
+# not after it; rule site_folder waits for publish: the site shows published results.
+rule front_pages:
+    input:
+        code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
+        # The index's leaderboard: its view, read from the leaderboard's own inputs
+        # (leaderboard_view.read_leaderboard_view).
+        verdict=rules.leaderboard.input.verdict,
+        metadata=rules.leaderboard.input.metadata,
+        metrics_per_subject=rules.leaderboard.input.metrics_per_subject,
+        metrics_per_family=rules.leaderboard.input.metrics_per_family,
+        critical_fails=rules.leaderboard.input.critical_fails,
+        reviews=rules.leaderboard.input.reviews,
+        uncertainty=rules.leaderboard.input.uncertainty,
+        rankings=rules.leaderboard.input.rankings,
+        operational=rules.leaderboard.input.operational,
+        agreement=rules.leaderboard.input.agreement,
+        divergent=rules.leaderboard.input.divergent,
+        findings=rules.findings.output.findings,
+        charts=rules.findings.output.charts,
+        reports=list(rules.findings_report.output),
+        matrix=expand(rules.version_pages.output.matrix, partition=PARTITIONS),
+        golds=rules.load_golds.output[0],
+    output:
+        directory(f"{CACHE}/site/front"),
+    log:
+        f"{LOGS}/front_pages.log",
+    conda:
+        "../envs/metrics.yaml"
+    threads: 1
+    resources:
+        mem_mb=1024,
+    params:
         alpha=config["alpha"],
         benchmark_version=VERSION,
-        double_review=DOUBLE_REVIEW,
     script:
-        "../../scripts/case_pages_and_index.py"
+        "../../scripts/front_pages.py"
+
+
+rule site_folder:
+    input:
+        code=library("contracts"),
+        # The gate: the site is put together from results that were published.
+        published=rules.publish.output,
+        versions=expand(rules.version_pages.output.pages, partition=PARTITIONS),
+        cases=expand(rules.case_pages.output[0], family=FAMILIES),
+        front=rules.front_pages.output[0],
+    output:
+        directory(SITE),
+    log:
+        f"{LOGS}/site_folder.log",
+    conda:
+        "../envs/metrics.yaml"
+    threads: 1
+    resources:
+        mem_mb=512,
+    script:
+        "../../scripts/site_folder.py"

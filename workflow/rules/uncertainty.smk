@@ -1,11 +1,13 @@
+# Intervals beside every published metric (uncertainty.csv) and what the same paired
+# case bootstrap says of the order (rankings.json: ranks, neighbour tests, Spearman's ρ),
+# over every partition's counted runs.
 rule uncertainty:
     input:
-        modules=modules("uncertainty_estimates.py"),
-        per_run=rules.per_run.output.table,
+        code=library("contracts", "formulas"),
+        counted=expand(rules.per_run.output.counted, partition=PARTITIONS),
     output:
         table=f"{STAGED}/uncertainty.csv",
-        # What the same replicates say of the order (records.RankingEvidence).
-        rankings=f"{CACHE}/uncertainty/rankings.json",
+        rankings=f"{CACHE}/rankings.json",
     log:
         f"{LOGS}/uncertainty.log",
     conda:

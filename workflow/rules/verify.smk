@@ -3,7 +3,7 @@
 # is (no published file is an input), so a hand-edited CSV is caught, not rebuilt.
 rule verify:
     input:
-        modules=modules("verify_results.py"),
+        code=library("contracts", "history"),
     log:
         f"{LOGS}/verify.log",
     conda:
@@ -17,8 +17,8 @@ rule verify:
         results=RESULTS,
         history=HISTORY,
         scratch=f"{CACHE}/verify",
-        # Relative to the results folder (the charts are in charts/).
-        published=[str(Path(path).relative_to(RESULTS)) for path in PUBLISHED_FILES],
-        optional=[Path(path).name for path in OPTIONAL_PUBLISHED.values()],
+        # The registry's files: those this run publishes, and those it does not.
+        published=[entry.name for entry in PUBLISHED],
+        withdrawn=[entry.name for entry in WITHDRAWN],
     script:
         "../../scripts/verify_results.py"

@@ -1,11 +1,9 @@
-"""File output shared by every step: logs, atomic writes, JSON between steps, and a
-forked second process for a step with two independent parts."""
+"""File output shared by every step: logs, atomic writes, JSON between steps."""
 
 import gc
 import json
 import logging
 import os
-import pickle
 import sys
 from pathlib import Path
 
@@ -50,60 +48,21 @@ def tell(message: str) -> None:
     sys.stderr.flush()
 
 
-def write_bytes_atomic(path, content: bytes, *, durable: bool = True) -> None:
-    """Write next to the target, then rename: a reader never sees a half-written file.
-
-    durable: flush to the disk before the rename, so that a crash of the machine cannot
-    leave an empty file under the name. The site's pages skip it (hundreds of MB at
-    size L): a page a crash damaged is found by its size and rewritten on the next run;
-    so do the site's case rows files, whose reader checks each part against its SHA-256.
-    """
+def write_bytes_atomic(path, content: bytes) -> None:
+    """Write next to the target, flush to the disk, then rename: a reader never sees a
+    half-written file, and a crash of the machine cannot leave an empty file under the
+    name."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     staging = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         with open(staging, "wb") as handle:
             handle.write(content)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(staging, path)
     finally:
         staging.unlink(missing_ok=True)
-
-
-def write_bytes_if_changed(path, content: bytes, *, durable: bool = True) -> bool:
-    """write_bytes_atomic, only when the file does not already hold these bytes (a file
-    keeps its date while what it is made from does not change); True if written."""
-    path = Path(path)
-    try:
-        if path.stat().st_size == len(content) and path.read_bytes() == content:
-            return False
-    except FileNotFoundError:
-        pass
-    write_bytes_atomic(path, content, durable=durable)
-    return True
-
-
-def remove_stale_staging(folder: Path, names=None) -> None:
-    """Temporary files a killed run left beside the published ones (see
-    write_bytes_atomic): those of the given file names, or with names None every one in
-    the folder (a folder only one job writes in). The folder is listed once."""
-    wanted = None if names is None else set(names)
-    try:
-        listing = os.scandir(folder)
-    except FileNotFoundError:
-        return
-    with listing:
-        stale = [
-            entry.path
-            for entry in listing
-            if entry.name.startswith(".")
-            and entry.name.endswith(".tmp")
-            and (wanted is None or entry.name[1:].rsplit(".", 2)[0] in wanted)
-        ]
-    for path in stale:
-        Path(path).unlink(missing_ok=True)
 
 
 def write_json(path, document, *, pretty: bool = False) -> None:
@@ -132,41 +91,3 @@ def _as_list(value):
 def read_json(path):
     with open(path, "rb") as handle:
         return orjson.loads(handle.read())
-
-
-def forked(function, *args):
-    """Start function(*args) in a forked copy of this process; return a callable that
-    waits for it and gives its result (or raises what it raised).
-
-    For a job that has two independent parts and two cores (its rule's threads): the
-    copy starts with every module already imported, and the result comes back pickled.
-    Log lines of both go to the same log file (its handler is shared by the fork).
-    """
-    reading, writing = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(reading)
-        try:
-            outcome = (True, function(*args))
-        except BaseException as error:  # SystemExit included: the parent decides.
-            outcome = (False, error)
-        try:
-            with os.fdopen(writing, "wb") as pipe:
-                pickle.dump(outcome, pipe)
-            logging.shutdown()
-        finally:
-            os._exit(0)
-    os.close(writing)
-
-    def result():
-        with os.fdopen(reading, "rb") as pipe:
-            data = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        if not data:
-            raise RuntimeError(f"the forked process {pid} ended without a result ({status})")
-        succeeded, value = pickle.loads(data)  # noqa: S301 - our own child's pickle
-        if not succeeded:
-            raise value
-        return value
-
-    return result

@@ -5,14 +5,13 @@ Files between steps are compact JSON (orjson, sorted keys); a tuple type is stor
 as a JSON array in its field order, so the files stay small at 10^5 runs.
 """
 
-import hashlib
 import json
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
 
-from ro_metrics.contracts.files import json_bytes, read_json, write_bytes_if_changed, write_json
+from ro_metrics.contracts.files import read_json, write_json
 from ro_metrics.contracts.tables import rounded_exact
 
 
@@ -84,9 +83,8 @@ class PublishedRun(NamedTuple):
     """A scored run with the public fields of its response and scoring (in a
     PublishedVersion).
 
-    The load step writes `answer` and `scoring` as the JSON it keeps in its file cache
-    (orjson.Fragment, already serialised), so an incremental load does not rebuild
-    them; the reader returns the records.
+    The load step writes `answer` and `scoring` as JSON it serialised once, when it
+    checked the file (orjson.Fragment); the reader returns the records.
     """
 
     run: ScoredRun
@@ -111,54 +109,32 @@ class CriticalFail(NamedTuple):
 
 class PublishedVersion(NamedTuple):
     """The scored runs of one subject version with their public fields (step 1a → the
-    site's subject-version pages), and a digest of them: a page whose digest did not
-    change need not be rendered again.
-
-    The load step writes `runs` as one already-serialised piece (orjson.Fragment), the
-    bytes its digest is taken over; the reader returns the records.
-    """
+    site's subject-version pages)."""
 
     subject_id: str
     subject_version: str
-    digest: str  # SHA-256 of the serialised runs
     runs: list[PublishedRun]  # by case_id, run_id, reviewer_id
 
 
-class CasePart(NamedTuple):
-    """A subject version's runs of one case, as that case's page counts them; the rows
-    themselves are in its partition's rows file of the case (VersionRows)."""
-
-    counts: list[int]  # runs, Pass, Conditional, Fail, runs with a critical fail
-    rows_sha256: str  # of its rows in every language (rows_digest)
-
-
-class VersionParts(NamedTuple):
-    """What the index shows of one subject version, and what the case pages count of it,
-    as the subject-version pages job renders it; its partition's job writes those of all
-    its versions to one small file (write_version_parts), which the case pages and index
-    job reads whole."""
+class MatrixRow(NamedTuple):
+    """A subject version's row of the index's matrix, in every language: what a
+    partition's version pages job hands the front pages job (write_matrix_rows)."""
 
     subject_id: str
     subject_version: str
-    inputs_digest: str  # of the version's page (every edition's)
-    matrix_row: dict[str, str]  # language code → the version's row of that index's matrix
-    cases: dict[str, CasePart]  # case_id → its part of the case page
+    html: dict[str, str]  # language code → the row, ready for that edition
 
 
-class VersionRows(NamedTuple):
-    """A subject version's rows of one case page, in every language: one entry of its
-    partition's rows file of the case (write_case_rows), which the case pages job reads
-    only for a case page it writes."""
+class CaseRows(NamedTuple):
+    """A subject version's runs of one case as the case's page shows them, in every
+    language: what a partition's version pages job hands the case pages job of the
+    case's family (write_case_rows)."""
 
+    case_id: str
     subject_id: str
     subject_version: str
-    rows_html: dict[str, str]  # language code → the table rows, ready for that edition
-
-
-def rows_digest(rows_html: dict[str, str]) -> str:
-    """CasePart.rows_sha256: the SHA-256 (hex) of a version's rows of a case, every
-    language's (their compact JSON)."""
-    return hashlib.sha256(json_bytes(rows_html)).hexdigest()
+    counts: list[int]  # runs counted, Pass, Conditional, Fail, with a critical fail
+    html: dict[str, str]  # language code → its table rows, ready for that edition
 
 
 class VersionCount(NamedTuple):
@@ -296,19 +272,6 @@ class PerRunSummary:
     newest_scoring_utc: str  # "" when there is no row
 
 
-@dataclass(frozen=True)
-class PageManifest:
-    """The pages a site job keeps: what it wrote, so that it rewrites only what changed.
-
-    pages: path relative to the site folder → [digest of what the page is rendered
-    from, SHA-256 of its bytes, size, mtime_ns after writing].
-    """
-
-    site: str  # the absolute site folder the pages are in
-    fingerprint: str  # the code and parameters they were rendered with
-    pages: dict[str, list]
-
-
 def as_fields(record) -> dict:
     """A dataclass record as the dict of its fields, for write_json: what
     dataclasses.asdict gives here, without its deep copy of every nested value (0.7 s
@@ -417,7 +380,6 @@ def read_published_versions(path) -> list[PublishedVersion]:
         PublishedVersion(
             subject_id,
             subject_version,
-            digest,
             [
                 PublishedRun(
                     ScoredRun(*run),
@@ -427,7 +389,7 @@ def read_published_versions(path) -> list[PublishedVersion]:
                 for run, answer, (justifications, fails) in runs
             ],
         )
-        for subject_id, subject_version, digest, runs in read_json(path)["published_versions"]
+        for subject_id, subject_version, runs in read_json(path)["published_versions"]
     ]
 
 
@@ -442,58 +404,20 @@ def read_critical_fails(path) -> list[CriticalFail]:
     ]
 
 
-def write_version_parts(path, parts: list[VersionParts]) -> None:
-    write_json(path, {"version_parts": parts})
+def write_matrix_rows(path, rows: list[MatrixRow]) -> None:
+    write_json(path, {"matrix_rows": rows})
 
 
-def read_version_parts(path) -> list[VersionParts] | None:
-    """The file's parts, by subject_id and subject_version; None if there is no such
-    file (a first run)."""
-    try:
-        document = read_json(path)
-    except FileNotFoundError:
-        return None
-    return [
-        VersionParts(
-            subject_id,
-            subject_version,
-            inputs_digest,
-            matrix_row,
-            {case_id: CasePart(*part) for case_id, part in cases.items()},
-        )
-        for subject_id, subject_version, inputs_digest, matrix_row, cases in document[
-            "version_parts"
-        ]
-    ]
+def read_matrix_rows(path) -> list[MatrixRow]:
+    return [MatrixRow(*row) for row in read_json(path)["matrix_rows"]]
 
 
-def write_case_rows(path, rows: list[VersionRows]) -> bool:
-    """One case's rows file of a partition (its versions' rows, by subject_id and
-    subject_version), written only if its bytes change; True if written. Not flushed to
-    the disk (write_bytes_atomic): its reader checks each entry against its rows_sha256."""
-    content = json_bytes({"case_rows": rows}) + b"\n"
-    return write_bytes_if_changed(path, content, durable=False)
+def write_case_rows(path, rows: list[CaseRows]) -> None:
+    write_json(path, {"case_rows": rows})
 
 
-def read_case_rows(path) -> list[VersionRows] | None:
-    """The file's rows, by subject_id and subject_version; None if there is no such file."""
-    try:
-        document = read_json(path)
-    except FileNotFoundError:
-        return None
-    return [VersionRows(*entry) for entry in document["case_rows"]]
-
-
-def write_page_manifest(path, manifest: PageManifest) -> None:
-    write_json(path, as_fields(manifest))
-
-
-def read_page_manifest(path) -> PageManifest | None:
-    """The manifest at path, or None if there is none (a first run, a removed cache)."""
-    try:
-        return PageManifest(**read_json(path))
-    except FileNotFoundError:
-        return None
+def read_case_rows(path) -> list[CaseRows]:
+    return [CaseRows(*rows) for rows in read_json(path)["case_rows"]]
 
 
 # --- Findings (findings.md): what the load and uncertainty steps hand to the findings step.
@@ -623,7 +547,7 @@ def read_ranking_evidence(path) -> RankingEvidence:
     )
 
 
-# --- Two reviewers and an arbiter (multi-reviewer.md): the consolidation step's record
+# --- Two reviewers and an arbiter (multi-reviewer.md): the per-run step's record
 # of a run scored by two primaries, the unit of the agreement statistics.
 
 
@@ -656,14 +580,6 @@ class ReviewPair(NamedTuple):
     # with, for reviewer_severity.csv and divergent_runs.csv. Last and defaulted, so a
     # file written without it still reads.
     arbiter_classification: str = ""
-
-
-def write_review_pairs(path, pairs: list[ReviewPair]) -> None:
-    write_json(path, {"review_pairs": pairs})
-
-
-def read_review_pairs(path) -> list[ReviewPair]:
-    return [ReviewPair(*pair) for pair in read_json(path)["review_pairs"]]
 
 
 class ConsolidatedRun(NamedTuple):
@@ -707,23 +623,11 @@ class PendingRun(NamedTuple):
 
 @dataclass(frozen=True)
 class Consolidation:
-    """What the consolidation step hands the per-run step: the runs the metrics count,
+    """What the per-run step's consolidation gives: the runs the metrics count,
     by (subject_id, case_id, run_id), and the runs pending, in the same order."""
 
     runs: list[ConsolidatedRun]
     pending: list[PendingRun]
-
-
-@dataclass(frozen=True)
-class ReviewCheck:
-    """What the consolidation step tells the cross-check: the problems of the reviews
-    (reported with every other problem of the corpus, in one run)."""
-
-    reviewers_per_run: int
-    problems: list[Problem]
-    # The scorings of each run pending arbitration or awaiting its second review: errors
-    # with strict=true (the cross-check applies strict, so that it reruns nothing else).
-    pending: list[Problem]
 
 
 def write_consolidation(path, consolidation: Consolidation) -> None:
@@ -738,14 +642,34 @@ def read_consolidation(path) -> Consolidation:
     )
 
 
-def write_review_check(path, check: ReviewCheck) -> None:
-    write_json(path, as_fields(check))
+@dataclass(frozen=True)
+class PartitionReviews:
+    """What a partition's per-run step tells the global steps of its runs' reviews: their
+    problems (the cross-check reports them with every other problem of the corpus) and
+    the scorings of the runs pending review (errors with strict=true), the runs with two
+    primaries (the agreement), the runs pending review (coverage, the leaderboard) and
+    the partition's newest scoring (metadata.json). With one reviewer per run only the
+    problems of a reviewer registry, if the corpus has one, and the newest scoring."""
+
+    reviewers_per_run: int
+    problems: list[Problem]
+    pending_scorings: list[Problem]
+    pairs: list[ReviewPair]
+    pending: list[PendingRun]
+    newest_scoring_utc: str  # "" without a scored run
 
 
-def read_review_check(path) -> ReviewCheck:
+def write_partition_reviews(path, reviews: PartitionReviews) -> None:
+    write_json(path, as_fields(reviews))
+
+
+def read_partition_reviews(path) -> PartitionReviews:
     document = read_json(path)
-    return ReviewCheck(
+    return PartitionReviews(
         reviewers_per_run=document["reviewers_per_run"],
         problems=[Problem(*problem) for problem in document["problems"]],
-        pending=[Problem(*problem) for problem in document["pending"]],
+        pending_scorings=[Problem(*problem) for problem in document["pending_scorings"]],
+        pairs=[ReviewPair(*pair) for pair in document["pairs"]],
+        pending=[PendingRun(*run) for run in document["pending"]],
+        newest_scoring_utc=document["newest_scoring_utc"],
     )

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Rational
+from pathlib import Path
 
 from ro_metrics.contracts.files import read_json, write_bytes_atomic, write_json
 from ro_metrics.contracts.vocabulary import CRITERIA
@@ -353,12 +354,7 @@ def csv_bytes(header: list[str], rows: list) -> bytes:
 
 def read_table(path, header: list[str]) -> list[dict[str, str]]:
     """The rows of a CSV written by write_csv, as text, after checking its header."""
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle)
-        found = next(reader, None)
-        if found != header:
-            raise PublishedTableError(f"{path}: header {found} is not {header}")
-        return [dict(zip(header, row, strict=True)) for row in reader]
+    return [dict(zip(header, row, strict=True)) for row in read_rows(path, header)]
 
 
 def read_uncertainty(path) -> dict[tuple[str, str, str], dict[str, str]]:
@@ -389,29 +385,25 @@ class Rows:
         return len(self.indices)
 
 
-def write_per_run(
-    rows: list[list], csv_path, table_path, counted: list[list] | None = None
-) -> None:
-    """The table twice: the published CSV, and the same typed rows for steps 3-4.
-
-    Parsing 10^5 CSV rows costs each aggregate step more than its own work; the
-    JSON copy carries exactly the same values and reads in a few milliseconds.
-    Under double review the JSON holds instead the `counted` rows, one per consolidated
-    run (its reviewer_id: the scorings that count, "R01+R02" or the arbiter's): the runs
-    the metrics are computed from (multi-reviewer.md).
-    """
-    write_csv(csv_path, PER_RUN_COLUMNS, rows)
-    write_json(
-        table_path, {"columns": PER_RUN_COLUMNS, "rows": rows if counted is None else counted}
-    )
+def write_per_run_table(path, rows: list[list]) -> None:
+    """The per-run rows of the runs the metrics count (one per run), typed, for steps 3-4
+    and the global steps: parsing 10^5 CSV rows would cost each of them more than its own
+    work; the JSON carries exactly the values of the CSV's rows and reads in a few ms.
+    With one reviewer per run they are per_run.csv's rows; under double review one per
+    consolidated run (its reviewer_id: the scorings that count, "R01+R02" or the
+    arbiter's), the runs the metrics are computed from (multi-reviewer.md)."""
+    write_json(path, {"columns": PER_RUN_COLUMNS, "rows": rows})
 
 
-def read_per_run(path) -> Rows:
-    """The per-run table written by write_per_run."""
-    table = read_json(path)
-    if table.get("columns") != PER_RUN_COLUMNS:
-        raise PerRunTableError(f"{path}: not the per-run table of step 2")
-    return Rows(table["rows"], range(len(table["rows"])))
+def read_per_run(paths) -> Rows:
+    """The per-run rows of one or more partitions (write_per_run_table), together."""
+    records = []
+    for path in [paths] if isinstance(paths, str | Path) else paths:
+        table = read_json(path)
+        if table.get("columns") != PER_RUN_COLUMNS:
+            raise PerRunTableError(f"{path}: not the per-run table of step 2")
+        records += table["rows"]
+    return Rows(records, range(len(records)))
 
 
 def column(rows: Rows, name: str) -> list:
@@ -440,7 +432,8 @@ CONSOLIDATED_COLUMNS = [
     "arbiter_id",
     *PER_RUN_COLUMNS[PER_RUN_COLUMNS.index("rubric_floor") :],
 ]
-# One row per scored run left out of R for its review, for the committee.
+# One row per scored run left out of R for its review, for the committee; pending
+# critical-fail disagreements first (pending_order).
 PENDING_COLUMNS = [
     "subject_id",
     "subject_version",
@@ -458,6 +451,20 @@ COVERAGE_REVIEW_COLUMNS = [
     "n_awaiting_second_review",
     *COVERAGE_COLUMNS[5:],
 ]
+
+
+def coverage_columns(reviewers_per_run: int) -> list[str]:
+    """coverage.csv's columns: with the pending counts under double review only, so that
+    the v1.0 table keeps its columns and bytes."""
+    return COVERAGE_REVIEW_COLUMNS if reviewers_per_run == 2 else COVERAGE_COLUMNS
+
+
+def selected_columns(rows: list[list], header: list[str], columns: list[str]) -> list[list]:
+    """Rows of `header` cut down to `columns` (a subset, in its order)."""
+    positions = [header.index(name) for name in columns]
+    return [[row[position] for position in positions] for row in rows]
+
+
 # The leaderboard's pending counts, after its columns; pending_critical_fail: the
 # version has a run whose primaries disagree on a critical fail, not yet arbitrated.
 LEADERBOARD_REVIEW_COLUMNS = [
@@ -466,3 +473,64 @@ LEADERBOARD_REVIEW_COLUMNS = [
     "n_awaiting_second_review",
     "pending_critical_fail",
 ]
+
+
+def leaderboard_columns(reviewers_per_run: int) -> list[str]:
+    """leaderboard.csv's columns: with the pending counts under double review only."""
+    return LEADERBOARD_REVIEW_COLUMNS if reviewers_per_run == 2 else LEADERBOARD_COLUMNS
+
+
+def read_leaderboard(path) -> list[dict[str, str]]:
+    """The rows of a published leaderboard.csv, in either of its forms (with the pending
+    counts or without, leaderboard_columns), as read_table gives them."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        found = next(csv.reader(handle), None)
+    # read_table checks the header: any other is an error.
+    with_pending = found == LEADERBOARD_REVIEW_COLUMNS
+    return read_table(path, LEADERBOARD_REVIEW_COLUMNS if with_pending else LEADERBOARD_COLUMNS)
+
+
+def pending_order(row: list) -> tuple:
+    """The order of pending_runs.csv: pending critical-fail disagreements first, then by
+    (subject_id, subject_version, case_id, run_id). A row's cells as written or as read
+    back (critical_disagreement True or "True")."""
+    critical = row[PENDING_COLUMNS.index("critical_disagreement")]
+    return (str(critical) != "True", *row[:3], row[PENDING_COLUMNS.index("run_id")])
+
+
+# --- Tables computed per partition of the corpus (one fragment per partition, with its
+# header; a subject's rows are all in one partition), and put together for publishing.
+
+
+def read_rows(path, header: list[str]) -> list[list[str]]:
+    """The rows of a CSV written by write_csv, as text, after checking its header."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        found = next(reader, None)
+        if found != header:
+            raise PublishedTableError(f"{path}: header {found} is not {header}")
+        return list(reader)
+
+
+def assembled_rows(paths, header: list[str]) -> list[list[str]]:
+    """The rows of a table from its partitions' fragments: sorted as the table is, by
+    subject_id first (the rows of one subject in their fragment's order), except
+    pending_runs.csv (pending_order)."""
+    if header == PENDING_COLUMNS:
+        rows = [row for path in paths for row in read_rows(path, header)]
+        return sorted(rows, key=pending_order)
+    blocks: dict[str, list[list[str]]] = {}
+    for path in paths:
+        for row in read_rows(path, header):
+            blocks.setdefault(row[0], []).append(row)
+    return [row for subject_id in sorted(blocks) for row in blocks[subject_id]]
+
+
+def assembled_table(paths, header: list[str]) -> list[dict[str, str]]:
+    """assembled_rows as read_table gives a table: one dict per row."""
+    return [dict(zip(header, row, strict=True)) for row in assembled_rows(paths, header)]
+
+
+def assembled_bytes(paths, header: list[str]) -> bytes:
+    """The published CSV of a table computed per partition (what write_csv writes)."""
+    return csv_bytes(header, assembled_rows(paths, header))

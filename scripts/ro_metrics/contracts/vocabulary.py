@@ -13,10 +13,12 @@ from fractions import Fraction
 from functools import lru_cache
 
 FAMILIES = ("OXID", "SCAL", "FOUL", "MECH", "NOWE")
-# Each family's name in each language of the editions (rendering.translations.LANGUAGES),
-# the taxonomy's words as shared/spec/families.md gives them: every page, chart, report
-# and table names a family with these and no others. NOWE is a fault family, not "no
-# fault" or "normal operation".
+# The languages of the pages, reports and charts; the first is the default edition.
+LANGUAGES = ("en", "es")
+# Each family's name in each language of the editions (LANGUAGES), the taxonomy's words
+# as shared/spec/families.md gives them: every page, chart, report and table names a
+# family with these and no others. NOWE is a fault family, not "no fault" or "normal
+# operation".
 FAMILY_NAMES = {
     "OXID": {"en": "Oxidative damage", "es": "Daño oxidativo"},
     "SCAL": {"en": "Inorganic scaling", "es": "Incrustación inorgánica"},

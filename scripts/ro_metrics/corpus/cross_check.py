@@ -175,7 +175,7 @@ class CrossCheckResult(NamedTuple):
 
 def cross_check(
     partitions: list[PartitionSummary],
-    runs_files,
+    runs_files: dict[str, str],
     golds_result: GoldsSummary,
     layout,
     registry_schema,
@@ -221,7 +221,7 @@ def cross_check(
     scored_cases = {case_id for p in partitions for case_id in p.scored_cases}
     if scored_cases - set(golds):
         # Rare: only then are the scored runs read, to name every scoring concerned.
-        for path in runs_files:
+        for path in runs_files.values():
             for run in read_scored_runs(path):
                 if run.case_id not in golds:
                     problem(
@@ -314,7 +314,7 @@ class ResponseVersions:
     subject, and one partition's runs per subject with several.
     """
 
-    def __init__(self, versions: list[VersionCount], unscored, runs_files):
+    def __init__(self, versions: list[VersionCount], unscored, runs_files: dict[str, str]):
         self.of_subject = defaultdict(set)
         for row in versions:
             self.of_subject[row.subject_id].add(row.subject_version)
@@ -324,11 +324,9 @@ class ResponseVersions:
             for subject, version, case_id, run_id in unscored
             if subject in several
         }
-        wanted = {f"partition-{partition_of(s, len(runs_files))}.runs.json" for s in several}
-        for path in runs_files:
-            if Path(path).name not in wanted:
-                continue
-            for run in read_scored_runs(path):
+        wanted = {partition_of(subject, len(runs_files)) for subject in several}
+        for partition in sorted(wanted):
+            for run in read_scored_runs(runs_files[partition]):
                 if run.subject_id in several:
                     key = (run.subject_id, run.case_id, run.run_id)
                     self.answered[key] = run.subject_version

@@ -239,8 +239,8 @@ class SchemaCheck:
 
     @cached_property
     def _fast(self):
-        # Compiled when a first document is checked (50 ms a schema): a load job whose
-        # files are all unchanged since its last run checks none.
+        # Compiled when a first document is checked (50 ms a schema): a load job with
+        # no file of that kind to check compiles none.
         return fastjsonschema.compile(inline_definitions(self._schema))
 
     def problems(self, document, *, shown_fields=None) -> list[str]:
@@ -343,14 +343,14 @@ def formula_problems(fields: dict) -> list[str]:
     ]
 
 
-# What a read asks for past the size the manifest gave, should the file have grown.
+# What a read asks for past the size the corpus scan gave, should the file have grown.
 _READ_CHUNK = 2**20
 
 
 def read_whole_file(path, size: int) -> bytes:
     """Every byte of the file, as open(path, "rb").read() gives them.
 
-    size: what the manifest says the file has; a file that grew or shrank since is
+    size: what the corpus scan says the file has; a file that grew or shrank since is
     still read to its end. One open, one read of size + 1 bytes, one read that finds
     the end, one close: Python's buffered open() adds two fstat, two lseek and an
     ioctl, and costs twice as much for our ~1.5 KB files (~10 µs, a sixth of a file's

@@ -25,7 +25,8 @@ SHOWN_FIELDS = frozenset({*PUBLIC_FIELDS, "case_id", "benchmark_version"})
 
 
 def load_golds(corpus: Path, version: str, entries, schema_path, max_bytes: int) -> GoldsSummary:
-    """Every gold of the manifest checked; the public fields of the usable ones."""
+    """Every gold of `entries` (the corpus scan of the golds folder) checked; the public
+    fields of the usable ones."""
     check = SchemaCheck(schema_path)
     problems = []
     digests = []

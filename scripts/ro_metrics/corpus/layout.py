@@ -1,15 +1,13 @@
-"""Where things live in a corpus, and the manifests that drive incremental loads.
-
-The runner's telemetry (``logs/batch_logs/*.csv``) has a manifest of its own, and the
-operational step reads, instead of the partitions' manifests, the list of response
-paths (``responses.tsv``): adding or changing a scoring rewrites neither, so it never
-reruns that step, and a telemetry change touches no partition.
+"""Where things live in a corpus, and how it is split into partitions.
 
 A corpus is partitioned by subject folder: every subject folder (under both
 ``responses/<version>/`` and ``scoring/<version>/``) belongs to one of a number of
-partitions chosen by a stable hash of its name. Each partition has a small manifest
-(path, size, mtime of every entry) that is rewritten only when its content changes,
-so Snakemake re-runs only the load jobs whose files changed.
+partitions chosen by a stable hash of its name, so all the runs of a subject version are
+in one partition. The partition is a wildcard of the workflow: its load, per-run,
+metrics and version-page jobs rerun only when one of its files changes. The main
+Snakemake process lists the corpus once when it builds the DAG (scan_corpus: one stat
+per entry) and gives each job the digest of the part it reads; the job lists that part
+again itself (partition_entries, gold_entries, ...) and reads it.
 
 The number is the configuration's, or with ``partitions: auto`` sized to the corpus:
 one partition per FILES_PER_PARTITION response and scoring files, rounded up to a
@@ -20,15 +18,17 @@ enough that one new scoring re-checks few files. Powers of two: a growing corpus
 changes its partitions (and re-reads them once) only when it doubles.
 """
 
+import hashlib
 import math
 import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-
-from ro_metrics.contracts.files import write_bytes_atomic
+from typing import NamedTuple
 
 REGISTRY = "subjects/registry.yaml"
+# The reviewer registry (multi-reviewer.md): optional with one reviewer per run.
+REVIEWERS = "subjects/reviewers.yaml"
 # The runner's telemetry: one CSV per batch of calls (telemetry.md).
 BATCH_LOGS = "logs/batch_logs"
 BATCH_LOG_SUFFIX = ".csv"
@@ -36,7 +36,7 @@ BATCH_LOG_SUFFIX = ".csv"
 RUNNER_ERRORS_FOLDER = "_errors"
 
 FILE, FOLDER, MISSING, OUTSIDE = "file", "folder", "missing", "outside"
-# What a load job reports for a manifest entry that is not a file to read.
+# What a load job reports for an entry of the corpus scan that is not a file to read.
 NOT_A_FILE = {
     FOLDER: "unexpected folder (not part of the corpus layout)",
     OUTSIDE: "symbolic link to a place outside the corpus; not followed",
@@ -46,7 +46,7 @@ NOT_A_FILE = {
 
 @dataclass(frozen=True)
 class Entry:
-    """One line of a manifest: an entry of the corpus, relative to its root."""
+    """One line of the corpus scan: an entry of the corpus, relative to its root."""
 
     kind: str
     path: str
@@ -85,8 +85,6 @@ def gold_path(benchmark_version, case_id) -> str:
 # that much again. Fewer, larger partitions made that rerun 1 s slower at 30,000 files.
 FILES_PER_PARTITION = 4_000
 AUTO_MAX_PARTITIONS = 8
-# What refresh_manifests writes for the processes that do not scan (cluster jobs).
-PARTITION_COUNT = "partitions.txt"
 
 
 def auto_partitions(n_files: int) -> int:
@@ -129,9 +127,10 @@ def _leaves(root: Path, item) -> bool:
     return target != inside and not target.startswith(inside + os.sep)
 
 
-def _scan_folder(root: str, relative: str, skip: frozenset) -> list[str]:
-    # Manifest lines are built directly: this runs on every file at every start. The
-    # change time is kept too: unlike the modification time it cannot be set back.
+def _scan_folder(root: str, relative: str, skip: frozenset, stat: bool = True) -> list[str]:
+    # Lines are built directly: this runs on every file at every start. The change time
+    # is kept too: unlike the modification time it cannot be set back. Without stat,
+    # the sizes and times are 0 (a count or a list of paths).
     lines = []
     with os.scandir(f"{root}/{relative}") as listing:
         for item in listing:
@@ -142,17 +141,19 @@ def _scan_folder(root: str, relative: str, skip: frozenset) -> list[str]:
                 lines.append(f"{OUTSIDE}\t{relative}/{name}\t0\t0\t0\n")
             elif item.is_dir():
                 lines.append(f"{FOLDER}\t{relative}/{name}\t0\t0\t0\n")
+            elif not stat:
+                lines.append(f"{FILE}\t{relative}/{name}\t0\t0\t0\n")
             else:
-                stat = item.stat()
+                info = item.stat()
                 lines.append(
-                    f"{FILE}\t{relative}/{name}\t{stat.st_size}\t{stat.st_mtime_ns}"
-                    f"\t{stat.st_ctime_ns}\n"
+                    f"{FILE}\t{relative}/{name}\t{info.st_size}\t{info.st_mtime_ns}"
+                    f"\t{info.st_ctime_ns}\n"
                 )
     return lines
 
 
 def group_partitions(subjects: dict[str, list[str]], n_partitions: int) -> dict[str, list[str]]:
-    """The manifest lines of each subject folder, grouped by partition and sorted."""
+    """The corpus scan's lines of each subject folder, grouped by partition and sorted."""
     partitions = {pid: [] for pid in partition_ids(n_partitions)}
     for name, lines in subjects.items():
         partitions[partition_of(name, n_partitions)].extend(lines)
@@ -161,9 +162,12 @@ def group_partitions(subjects: dict[str, list[str]], n_partitions: int) -> dict[
     return partitions
 
 
-def scan_subject_folders(root: Path, version: str) -> dict[str, list[str]]:
-    """Manifest lines of every response and scoring entry, by subject folder name (an
-    entry directly under responses/ or scoring/ counts as a folder of its own name)."""
+def scan_subject_folders(
+    root: Path, version: str, stat: bool = True, only=None
+) -> dict[str, list[str]]:
+    """The lines of every response and scoring entry, by subject folder name (an entry
+    directly under responses/ or scoring/ counts as a folder of its own name); only the
+    folders whose name `only` accepts, if given."""
     subjects: dict[str, list[str]] = {}
     for top, skip in (
         (responses_dir(version), frozenset({RUNNER_ERRORS_FOLDER})),
@@ -173,16 +177,16 @@ def scan_subject_folders(root: Path, version: str) -> dict[str, list[str]]:
             continue
         with os.scandir(root / top) as listing:
             for item in listing:
-                if _is_ignored(item.name):
+                if _is_ignored(item.name) or (only is not None and not only(item.name)):
                     continue
                 relative = f"{top}/{item.name}"
                 lines = subjects.setdefault(item.name, [])
                 if _leaves(root, item):
                     lines.append(_line(OUTSIDE, relative))
                 elif item.is_dir():
-                    lines.extend(_scan_folder(str(root), relative, skip))
+                    lines.extend(_scan_folder(str(root), relative, skip, stat))
                 else:
-                    lines.append(_line(FILE, relative, item.stat()))
+                    lines.append(_line(FILE, relative, item.stat() if stat else None))
     return subjects
 
 
@@ -209,8 +213,8 @@ def scan_layout(root: Path, version: str) -> list[str]:
     return lines
 
 
-def scan_telemetry(root: Path) -> list[str]:
-    """Manifest lines of the batch logs; none when the corpus has no telemetry.
+def scan_telemetry(root: Path, stat: bool = True) -> list[str]:
+    """The lines of the batch logs; none when the corpus has no telemetry.
 
     Only ``*.csv`` files are batch logs (dot-files and other names are ignored); a
     folder or a link out of the corpus named like one is listed, to be reported.
@@ -221,13 +225,98 @@ def scan_telemetry(root: Path) -> list[str]:
     inside = os.path.realpath(root) + os.sep
     if not os.path.realpath(folder).startswith(inside):
         return [_line(OUTSIDE, BATCH_LOGS)]
-    lines = _scan_folder(str(root), BATCH_LOGS, frozenset())
+    lines = _scan_folder(str(root), BATCH_LOGS, frozenset(), stat)
     return sorted(line for line in lines if line.split("\t", 2)[1].endswith(BATCH_LOG_SUFFIX))
 
 
-def response_paths(partitions: dict[str, list[str]], version: str) -> list[str]:
-    """The response files' paths, one line each, sorted: what the operational step
-    matches the telemetry against (it needs their existence, not their content)."""
+def response_paths(root: Path, version: str) -> list[str]:
+    """The response files' paths, sorted: what the operational step matches the
+    telemetry against (it needs their existence, not their content). Names only."""
+    return sorted(
+        entry.path
+        for lines in scan_subject_folders(root, version, stat=False).values()
+        for entry in map(entry_of, lines)
+        if entry.kind == FILE and entry.path.startswith(responses_dir(version) + "/")
+    )
+
+
+def entry_of(line: str) -> Entry:
+    kind, relative, size, mtime_ns, ctime_ns = line.rstrip("\n").split("\t")
+    return Entry(kind, relative, int(size), int(mtime_ns), int(ctime_ns))
+
+
+def partition_entries(root: Path, version: str, partition: str, n_partitions: int) -> list[Entry]:
+    """The entries of one partition's subject folders, sorted by path: what its load job
+    reads."""
+    subjects = scan_subject_folders(
+        root, version, only=lambda name: partition_of(name, n_partitions) == partition
+    )
+    return [
+        entry_of(line) for line in sorted(line for lines in subjects.values() for line in lines)
+    ]
+
+
+def gold_entries(root: Path, version: str) -> list[Entry]:
+    return [entry_of(line) for line in scan_golds(root, version)]
+
+
+def layout_entries(root: Path, version: str) -> list[Entry]:
+    return [entry_of(line) for line in scan_layout(root, version)]
+
+
+def telemetry_entries(root: Path) -> list[Entry]:
+    return [entry_of(line) for line in scan_telemetry(root)]
+
+
+def has_telemetry(root: Path) -> bool:
+    """Whether the corpus has batch logs (its operational tables are then published)."""
+    return bool(scan_telemetry(root, stat=False))
+
+
+class CorpusScan(NamedTuple):
+    """The digest of what each job reads of the corpus: the path, size, modification
+    and change time of every entry (a file copied in with an old modification time still
+    has a new change time). Each is a parameter of its job, so that a change reruns it."""
+
+    n_partitions: int
+    partitions: dict[str, str]  # partition id → its subject folders' entries
+    golds: str
+    layout: str  # the registry and whether each artifact folder exists
+    telemetry: str
+    responses: str  # which responses exist (their paths), for the operational step
+    reviewers: str  # subjects/reviewers.yaml
+
+
+def _digest(lines) -> str:
+    return hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
+
+
+def scan_corpus(root: Path, version: str, setting: int | str) -> CorpusScan:
+    """List the whole corpus once (one stat per entry) into the digests of CorpusScan;
+    `setting`: the number of partitions, or "auto" (sized to the corpus)."""
+    subjects = scan_subject_folders(root, version)
+    n_partitions = (
+        auto_partitions(sum(len(lines) for lines in subjects.values()))
+        if setting == "auto"
+        else int(setting)
+    )
+    partitions = group_partitions(subjects, n_partitions)
+    responses = response_paths_of(partitions, version)
+    reviewers = root / REVIEWERS
+    return CorpusScan(
+        n_partitions=n_partitions,
+        partitions={pid: _digest(lines) for pid, lines in partitions.items()},
+        golds=_digest(scan_golds(root, version)),
+        layout=_digest(scan_layout(root, version)),
+        telemetry=_digest(scan_telemetry(root)),
+        responses=_digest(responses),
+        reviewers=_digest(
+            [_line(FILE, REVIEWERS, reviewers.stat())] if reviewers.is_file() else []
+        ),
+    )
+
+
+def response_paths_of(partitions: dict[str, list[str]], version: str) -> list[str]:
     prefix = f"{FILE}\t{responses_dir(version)}/"
     return sorted(
         line.split("\t", 2)[1] + "\n"
@@ -235,59 +324,3 @@ def response_paths(partitions: dict[str, list[str]], version: str) -> list[str]:
         for line in lines
         if line.startswith(prefix)
     )
-
-
-def read_response_paths(path: Path) -> list[str]:
-    return Path(path).read_text(encoding="utf-8").splitlines()
-
-
-def write_manifest(path: Path, lines: list[str]) -> bool:
-    """Write a manifest only if its content changed; True if it was (re)written."""
-    content = "".join(lines)
-    try:
-        if path.read_text(encoding="utf-8") == content:
-            return False
-    except FileNotFoundError:
-        pass
-    write_bytes_atomic(path, content.encode("utf-8"))
-    return True
-
-
-def read_manifest(path: Path) -> list[Entry]:
-    entries = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        kind, relative, size, mtime_ns, ctime_ns = line.split("\t")
-        entries.append(Entry(kind, relative, int(size), int(mtime_ns), int(ctime_ns)))
-    return entries
-
-
-def refresh_manifests(
-    root: Path, version: str, partitions: int | str, manifest_dir: Path
-) -> list[str]:
-    """Bring every manifest of the corpus up to date (called when the DAG is built);
-    the partitions' ids. `partitions`: their number, or "auto" (sized to the corpus)."""
-    subjects = scan_subject_folders(root, version)
-    n_partitions = (
-        auto_partitions(sum(len(lines) for lines in subjects.values()))
-        if partitions == "auto"
-        else int(partitions)
-    )
-    ids = partition_ids(n_partitions)
-    partitions = group_partitions(subjects, n_partitions)
-    for pid, lines in partitions.items():
-        write_manifest(manifest_dir / f"partition-{pid}.tsv", lines)
-    # Manifests of another partitioning would only mislead whoever reads the folder.
-    for stale in sorted(manifest_dir.glob("partition-*.tsv")):
-        if stale.name[len("partition-") : -len(".tsv")] not in ids:
-            stale.unlink()
-    write_manifest(manifest_dir / PARTITION_COUNT, [f"{n_partitions}\n"])
-    write_manifest(manifest_dir / "responses.tsv", response_paths(partitions, version))
-    write_manifest(manifest_dir / "telemetry.tsv", scan_telemetry(root))
-    write_manifest(manifest_dir / "golds.tsv", scan_golds(root, version))
-    write_manifest(manifest_dir / "layout.tsv", scan_layout(root, version))
-    return ids
-
-
-def recorded_partitions(manifest_dir: Path) -> list[str]:
-    """The partitions' ids as the last refresh_manifests chose them."""
-    return partition_ids(int((Path(manifest_dir) / PARTITION_COUNT).read_text("utf-8")))

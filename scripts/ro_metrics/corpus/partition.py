@@ -1,6 +1,6 @@
 """Checking the responses and scorings of one partition of subjects (step 1a).
 
-Reads the files listed in the partition's manifest, validates each against its JSON
+Reads the partition's entries (layout.partition_entries), validates each against its JSON
 Schema and against its path, and checks what can be checked inside one subject:
 every scoring has its response, with the same subject_version, a (case, subject,
 run) has at most the scorings the review policy allows (v1.0: one; with two
@@ -9,15 +9,12 @@ of a subject's folder share an evaluation_id (the benchmark's ids leave out the
 subject, so the same id in two subjects' folders is normal). Problems are collected, not raised: the
 cross-check step reports those of every partition together.
 
-The job keeps what it learnt of each file (its digest, the fields later steps need,
-the lengths of a response's alternatives and key_signals, its problems) in a
-per-partition file cache, and on the next run re-reads only the files whose size or
-timestamps changed, so adding one scoring costs one file read.
-The cache is discarded whenever the schemas, this code, the corpus or the
-benchmark version change.
+Each file gives its digest, the fields later steps need, the lengths of a response's
+alternatives and key_signals, and its problems. The job reads every file of its
+partition; Snakemake reruns it when the partition's entries change (their digest is one
+of the job's parameters), and when its code or schemas do.
 """
 
-import hashlib
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -72,7 +69,7 @@ class FileChecker:
         self.scoring_check = SchemaCheck(scoring_schema)
 
     def check(self, entry) -> list:
-        """[kind, sha256, record or None, problems] of one manifest entry."""
+        """[kind, sha256, record or None, problems] of one of the partition's entries."""
         if entry.kind != FILE:
             return [OTHER, "", None, [NOT_A_FILE[entry.kind]]]
         parts = entry.path.split("/")
@@ -120,10 +117,10 @@ class FileChecker:
             # The schema's "integer" admits 78.0, as the benchmark does: published as 78.
             int(document["confidence"]),
             document.get("track", "classic"),
-            # Kept serialised: the file cache and the published runs carry it as it is.
+            # Kept serialised: the published runs carry it as it is.
             json_bytes(public_answer(document)).decode("utf-8"),
-            # Counted here, so the file cache keeps them: an unchanged response is not
-            # re-read nor its answer decoded again to give its AnswerShape.
+            # Counted here, while the document is decoded: its AnswerShape needs no
+            # second decoding of the answer.
             len(document["alternatives"]),
             len(document["key_signals"]),
         ]
@@ -204,32 +201,17 @@ def public_answer(document: dict) -> PublicAnswer:
     )
 
 
-def fingerprint(parts: list[str], sources: list[Path]) -> str:
-    """What the cached file checks depend on besides the files themselves."""
-    digest = hashlib.sha256("\n".join(parts).encode("utf-8"))
-    for path in sources:
-        digest.update(Path(path).read_bytes())
-    return digest.hexdigest()
-
-
-def check_files(entries, checker: FileChecker, cache: dict) -> tuple[dict, int]:
-    """Per-path [size, mtime_ns, ctime_ns, result], reusing unchanged files' results."""
+def check_files(entries, checker: FileChecker) -> dict:
+    """Per-path [size, mtime_ns, ctime_ns, result]: every entry of the partition checked."""
     files = {}
-    read = 0
     last_report = started = time.monotonic()
     for done, entry in enumerate(entries, start=1):
-        key = [entry.size, entry.mtime_ns, entry.ctime_ns]
-        cached = cache.get(entry.path)
-        if cached is not None and cached[:3] == key:
-            files[entry.path] = cached
-            continue
-        files[entry.path] = [*key, checker.check(entry)]
-        read += 1
+        files[entry.path] = [entry.size, entry.mtime_ns, entry.ctime_ns, checker.check(entry)]
         if time.monotonic() - last_report > PROGRESS_SECONDS:
             last_report = time.monotonic()
             elapsed = last_report - started
             tell(f"  {done:,} of {len(entries):,} files checked ({elapsed:.0f} s)")
-    return files, read
+    return files
 
 
 @dataclass(frozen=True)
@@ -330,7 +312,7 @@ def partition_summary(
                 scored_runs.append(run)
                 published_runs.append(published)
                 critical_fails += critical
-    # files follows the manifest, which is sorted by path
+    # files follows the partition's entries, which are sorted by path
     file_digests = [
         InputDigest(path, result[1]) for path, (_, _, _, result) in files.items() if result[1]
     ]
@@ -410,23 +392,14 @@ def joined_scoring(key, path, reviewer_id, scored, responses, files, version):
 
 
 def published_versions(runs: list[PublishedRun]) -> list[PublishedVersion]:
-    """The published runs by subject version (sorted), each version serialised once: the
-    bytes written are the bytes its digest is taken over."""
+    """The published runs by subject version (sorted)."""
     by_version = defaultdict(list)
     for published in runs:
         by_version[(published.run.subject_id, published.run.subject_version)].append(published)
-    versions = []
-    for (subject_id, subject_version), members in sorted(by_version.items()):
-        serialised = json_bytes(members)
-        versions.append(
-            PublishedVersion(
-                subject_id,
-                subject_version,
-                hashlib.sha256(serialised).hexdigest(),
-                orjson.Fragment(serialised),
-            )
-        )
-    return versions
+    return [
+        PublishedVersion(subject_id, subject_version, members)
+        for (subject_id, subject_version), members in sorted(by_version.items())
+    ]
 
 
 def version_counts(responses: dict, scored_keys: set) -> list[VersionCount]:

@@ -31,7 +31,7 @@ from ro_metrics.contracts.records import (
 )
 from ro_metrics.contracts.vocabulary import timestamp_instant, utc_text
 from ro_metrics.corpus.decoding import SchemaCheck, decode_yaml, read_checked
-from ro_metrics.corpus.layout import scoring_path
+from ro_metrics.corpus.layout import REVIEWERS, scoring_path
 from ro_metrics.formulas.consolidation import (
     AGREED_VALUES,
     AWAITING_SECOND_REVIEW,
@@ -43,7 +43,6 @@ from ro_metrics.formulas.consolidation import (
     scoring_as_run,
 )
 
-REVIEWERS = "subjects/reviewers.yaml"
 PRIMARY, ARBITER_ROLE = "primary", "arbiter"
 # At most two primaries and an arbiter per run; the load step refuses more.
 MAX_SCORINGS = {1: 1, 2: 3}

@@ -302,19 +302,12 @@ def telemetry_call(call: Call) -> TelemetryCall:
     )
 
 
-def read_batch_logs(entries, corpus, cache: dict) -> tuple[dict, int]:
-    """Per path [size, mtime_ns, ctime_ns, BatchLog] of every manifest entry, reusing the
-    cached result of each file whose size and timestamps are unchanged; and how many
-    files were read."""
-    logs, read = {}, 0
+def read_batch_logs(entries, corpus) -> dict[str, BatchLog]:
+    """The BatchLog of every listed entry, by path."""
+    logs = {}
     for entry in entries:
-        key = [entry.size, entry.mtime_ns, entry.ctime_ns]
-        cached = cache.get(entry.path)
         if entry.kind != FILE:
             result = BatchLog("", [], 0, [NOT_A_FILE[entry.kind]])
-        elif cached is not None and cached[:3] == key:
-            digest, calls, n_failed, problems = cached[3]
-            result = BatchLog(digest, [Call(*call) for call in calls], n_failed, problems)
         else:
             try:
                 with open(f"{corpus}/{entry.path}", "rb") as handle:
@@ -323,6 +316,5 @@ def read_batch_logs(entries, corpus, cache: dict) -> tuple[dict, int]:
                 result = BatchLog("", [], 0, [f"cannot be read: {error.strerror}"])
             else:
                 result = read_batch_log(raw, entry.path)
-            read += 1
-        logs[entry.path] = [*key, result]
-    return logs, read
+        logs[entry.path] = result
+    return logs

@@ -257,19 +257,19 @@ def consolidate_run(
     return Outcome(None, pending, review_pair(a, b, gold, fired, None, PENDING_ARBITRATION), False)
 
 
-def pending_counts(pending: list[dict[str, str]]) -> dict[tuple[str, str], list]:
-    """Per (subject_id, subject_version), from pending_runs.csv's rows: [runs pending
+def pending_counts(pending: list[PendingRun]) -> dict[tuple[str, str], list]:
+    """Per (subject_id, subject_version) of the runs pending review: [runs pending
     arbitration, runs awaiting their second review, a critical-fail disagreement among
     the pending]."""
     counts = {}
     for run in pending:
-        found = counts.setdefault((run["subject_id"], run["subject_version"]), [0, 0, False])
-        found[run["status"] == AWAITING_SECOND_REVIEW] += 1
-        found[2] = found[2] or run["critical_disagreement"] == "True"
+        found = counts.setdefault((run.subject_id, run.subject_version), [0, 0, False])
+        found[run.status == AWAITING_SECOND_REVIEW] += 1
+        found[2] = found[2] or run.critical_disagreement
     return counts
 
 
-def coverage_with_reviews(rows: list[CoverageRow], pending: list[dict[str, str]]) -> list[list]:
+def coverage_with_reviews(rows: list[CoverageRow], pending: list[PendingRun]) -> list[list]:
     """coverage.csv under double review (tables.COVERAGE_REVIEW_COLUMNS): n_scored counts
     the runs in R only; n_pending_arbitration and n_awaiting_second_review the scored
     runs left out of R for their review, so that n_responses = n_scored + n_unscored +
@@ -293,26 +293,13 @@ def coverage_with_reviews(rows: list[CoverageRow], pending: list[dict[str, str]]
     return out
 
 
-def with_pending_counts(
-    rows: list[list], keys: list[tuple[str, str]], pending: list[dict[str, str]]
-) -> list[list]:
-    """leaderboard.csv's rows (keys: each row's subject_id, subject_version) with the
-    version's pending counts and whether a critical-fail disagreement of it is pending
-    arbitration (tables.LEADERBOARD_REVIEW_COLUMNS): the version's status may change
-    when the arbiter decides."""
-    counts = pending_counts(pending)
-    return [[*row, *counts.get(key, (0, 0, False))] for row, key in zip(rows, keys, strict=True)]
-
-
-def counted_scorings(consolidated: list[dict[str, str]]) -> set[tuple[str, str, str, str]]:
-    """(subject_id, case_id, run_id, reviewer_id) of every scoring that counts, from
-    per_run_consolidated.csv's rows: the single one, both primaries of a mean, or the
-    arbiter."""
+def counted_scorings(runs: list[ConsolidatedRun]) -> set[tuple[str, str, str, str]]:
+    """(subject_id, case_id, run_id, reviewer_id) of every scoring that counts: the
+    single one, both primaries of a mean, or the arbiter."""
     counted = set()
-    for row in consolidated:
-        run = (row["subject_id"], row["case_id"], row["run_id"])
-        reviewers = (
-            [row["arbiter_id"]] if row["method"] == ARBITER else row["primary_ids"].split(";")
+    for run in runs:
+        reviewers = [run.arbiter_id] if run.method == ARBITER else run.primary_ids
+        counted.update(
+            (run.subject_id, run.case_id, run.run_id, reviewer) for reviewer in reviewers
         )
-        counted.update((*run, reviewer) for reviewer in reviewers)
     return counted

@@ -5,6 +5,7 @@ under double review those of the consolidated per-run table and of the pending r
 from operator import attrgetter
 
 from ro_metrics.contracts.records import ConsolidatedRun, PendingRun, PublicGold, ScoredRun
+from ro_metrics.contracts.tables import pending_order
 from ro_metrics.contracts.vocabulary import family_of
 from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas.consolidation import exact_number
@@ -93,17 +94,7 @@ def pending_rows(pending: list[PendingRun]) -> list[list]:
     """The rows of pending_runs.csv (tables.PENDING_COLUMNS): every run left out of R for
     its review, pending critical-fail disagreements first, then by (subject_id,
     subject_version, case_id, run_id)."""
-    ordered = sorted(
-        pending,
-        key=lambda run: (
-            not run.critical_disagreement,
-            run.subject_id,
-            run.subject_version,
-            run.case_id,
-            run.run_id,
-        ),
-    )
-    return [
+    rows = [
         [
             run.subject_id,
             run.subject_version,
@@ -115,5 +106,6 @@ def pending_rows(pending: list[PendingRun]) -> list[list]:
             ";".join(run.divergent),
             run.critical_disagreement,
         ]
-        for run in ordered
+        for run in pending
     ]
+    return sorted(rows, key=pending_order)

@@ -7,7 +7,6 @@ Rows are those of metrics_per_subject.csv as text, so the ranking uses exactly t
 published numbers.
 """
 
-from ro_metrics.contracts.tables import LEADERBOARD_COLUMNS
 from ro_metrics.contracts.vocabulary import ELIGIBLE
 
 
@@ -55,22 +54,3 @@ def tie_groups(rows) -> list[int | None]:
         groups.append(group)
         previous = (low, high)
     return groups
-
-
-def leaderboard_rows(ordered, tracks, providers, benchmark_version: str) -> list[list]:
-    """The rows of leaderboard.csv: the ranked rows' published texts, the registry's
-    provider, the track and the benchmark version."""
-    return [
-        [
-            row["rank"],
-            row["rank_low"],
-            row["rank_high"],
-            row["subject_id"],
-            row["subject_version"],
-            providers[row["subject_id"]],
-            tracks[(row["subject_id"], row["subject_version"])],
-            *(row[name] for name in LEADERBOARD_COLUMNS[7:-1]),
-            benchmark_version,
-        ]
-        for row in ordered
-    ]

@@ -18,15 +18,29 @@ Each change names its cause, found by comparing the two sets' input digests
 (α, benchmark version, workflow version, rubric, schemas, tools). A snapshot taken
 before input_files.csv existed still compares: its changes say that their cause is
 unknown at file level. A snapshot without criterion_scores.csv gives re-scores as a
-raw_score move instead of the criteria that moved.
+raw_score move instead of the criteria that moved. A snapshot whose table lacks a column
+the results' table has, or has one it no longer has (the workflow's tables changed),
+still compares: on the columns both have, the column itself reported as a change of its
+own (comparable).
 """
 
+import csv
+import dataclasses
 import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from ro_metrics.contracts.published import (
+    CRITERION_SCORES,
+    INPUT_FILES,
+    METADATA,
+    METRICS_PER_SUBJECT,
+    PER_RUN,
+    UNCERTAINTY,
+    PublishedFile,
+)
 from ro_metrics.contracts.tables import (
     CHANGES_COLUMNS,
     CRITERION_COLUMNS,
@@ -57,6 +71,7 @@ PROVENANCE = [
 SCOPES = ("parameter", "gold", "version", "run")
 UNKNOWN_AT_FILE_LEVEL = "cause unknown at file level (the snapshot records no per-file digests)"
 NOT_RECORDED = "(not recorded)"
+TABLES_CHANGED = "the workflow's tables changed"
 
 
 class Change(NamedTuple):
@@ -136,16 +151,131 @@ def compare(
     old: PublishedResults, new: PublishedResults, snapshot_date: str, current_date: str, since=""
 ) -> Comparison:
     """The comparison of a snapshot (old) with the current results (new)."""
-    inputs = input_changes(old, new)
+    old, new, headers, columns = comparable(old, new)
+    inputs = input_changes(old, new, headers)
     workflow = provenance_changes(old.metadata, new.metadata)
-    runs = run_changes(old, new, inputs, workflow)
+    runs = run_changes(old, new, inputs, workflow, headers)
     changes = [
         *workflow,
+        *columns,
         *gold_changes(runs, new.metadata["benchmark_version"], inputs),
-        *version_changes(old, new, runs, workflow, inputs),
+        *version_changes(old, new, runs, workflow, inputs, headers),
         *runs,
     ]
     return Comparison(snapshot_date, current_date, since, inputs, changes)
+
+
+# --- the tables compared ---------------------------------------------------------------
+
+
+class SnapshotTable(NamedTuple):
+    """A published table the comparison reads (with metadata.json, the snapshot's files
+    it reads)."""
+
+    field: str  # its PublishedResults field
+    entry: PublishedFile  # its entry in the registry
+    columns: list[str]  # its columns as this workflow writes them
+    needed: tuple[str, ...]  # the columns the comparison reads by name: a snapshot needs them
+
+
+SNAPSHOT_FILES = (
+    SnapshotTable(
+        "per_run",
+        PER_RUN,
+        PER_RUN_COLUMNS,
+        (*RUN_KEY, "reviewer_id", "classification", "has_critical_fail"),
+    ),
+    SnapshotTable(
+        "subjects",
+        METRICS_PER_SUBJECT,
+        SUBJECT_COLUMNS,
+        ("subject_id", "subject_version", "q_final", "leaderboard_status"),
+    ),
+    SnapshotTable("criteria", CRITERION_SCORES, CRITERION_COLUMNS, (*RUN_KEY, "reviewer_id")),
+    SnapshotTable(
+        "uncertainty",
+        UNCERTAINTY,
+        UNCERTAINTY_COLUMNS,
+        ("subject_id", "subject_version", "metric", "ci_low", "ci_high"),
+    ),
+    SnapshotTable("input_files", INPUT_FILES, INPUT_FILE_COLUMNS, ("path", "digest")),
+)
+# Files every snapshot has; the others appeared later and may be absent.
+REQUIRED = (PER_RUN, METRICS_PER_SUBJECT)
+
+
+def _header(text: bytes) -> list[str]:
+    return text.partition(b"\r\n")[0].decode("utf-8").split(",")
+
+
+def comparable(old: PublishedResults, new: PublishedResults):
+    """(old, new, headers, column changes): the two sets with each table on the columns
+    both have, when the workflow's tables changed between them.
+
+    headers: the columns compared of each table (PublishedResults field → columns). A
+    column of one side only is not compared: it is a change of its own, scope
+    "parameter". A snapshot's table without a column the comparison reads by name
+    (its keys, the ranking's q_final, …) cannot be compared (SnapshotFormatError).
+    """
+    headers, changes, old_tables, new_tables = {}, [], {}, {}
+    for table in SNAPSHOT_FILES:
+        headers[table.field] = table.columns
+        old_text, new_text = getattr(old, table.field), getattr(new, table.field)
+        if old_text is None or new_text is None:
+            continue
+        old_text, new_text = _as_bytes(old_text), _as_bytes(new_text)
+        name = table.entry.name
+        old_header, new_header = _header(old_text), _header(new_text)
+        if new_header != table.columns:
+            raise SnapshotFormatError(f"{name}: header {new_header} is not {table.columns}")
+        if old_header == new_header:
+            continue
+        lacking = [column for column in table.needed if column not in old_header]
+        if lacking or len(set(old_header)) != len(old_header):
+            raise SnapshotFormatError(
+                f"{name}: the snapshot's header {old_header} lacks "
+                f"{', '.join(lacking) or 'nothing'} or repeats a column; the comparison "
+                f"needs {', '.join(table.needed)} once each"
+            )
+        common = [column for column in new_header if column in old_header]
+        changes += [
+            _column_change("added", name, column, "the snapshot's table has no such column")
+            for column in new_header
+            if column not in old_header
+        ]
+        changes += [
+            _column_change("removed", name, column, "the results' table no longer has it")
+            for column in old_header
+            if column not in new_header
+        ]
+        headers[table.field] = common
+        old_tables[table.field] = _projected(old_text, common)
+        new_tables[table.field] = _projected(new_text, common)
+    return (
+        dataclasses.replace(old, **old_tables),
+        dataclasses.replace(new, **new_tables),
+        headers,
+        changes,
+    )
+
+
+def _column_change(change: str, name: str, column: str, why: str) -> Change:
+    """A column of one side only (its values are not compared)."""
+    cause = f"{TABLES_CHANGED}: {why}; the columns both have are compared"
+    return Change("parameter", change, "", "", "", "", f"{name}:{column}", "", "", "", cause)
+
+
+def _projected(text: bytes, columns: list[str]) -> bytes:
+    """A published CSV with only the given columns, in that order (both sides of a
+    comparison are written alike, so equal rows stay equal lines)."""
+    rows = csv.reader(io.StringIO(text.decode("utf-8"), newline=""))
+    header = next(rows)
+    positions = [header.index(column) for column in columns]
+    out = io.StringIO(newline="")
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(columns)
+    writer.writerows([row[position] for position in positions] for row in rows)
+    return out.getvalue().encode("utf-8")
 
 
 # --- joins -------------------------------------------------------------------------
@@ -264,14 +394,14 @@ def joined(old_rows, new_rows, key: list[str]):
 # --- inputs and provenance -----------------------------------------------------------
 
 
-def input_changes(old: PublishedResults, new: PublishedResults) -> InputChanges:
+def input_changes(old: PublishedResults, new: PublishedResults, headers) -> InputChanges:
     """Which input files were added, removed or changed (joined on their path)."""
     same = old.metadata.get("inputs", {}).get("digest") == new.metadata["inputs"]["digest"]
     n_files = new.metadata["inputs"]["n_files"]
     if old.input_files is None or new.input_files is None:
         return InputChanges(None, n_files, same)
     old_rows, new_rows = differing_rows(
-        old.input_files, new.input_files, INPUT_FILE_COLUMNS, "input_files.csv"
+        old.input_files, new.input_files, headers["input_files"], INPUT_FILES.name
     )
     both = joined(old_rows, new_rows, ["path"])
     kinds = {"left_only": "removed", "right_only": "added", "both": "changed"}
@@ -357,14 +487,16 @@ def _run_paths(row, side: str, benchmark_version: str) -> tuple[str, str, str]:
     )
 
 
-def run_changes(old: PublishedResults, new: PublishedResults, inputs, workflow) -> list[Change]:
+def run_changes(
+    old: PublishedResults, new: PublishedResults, inputs, workflow, headers
+) -> list[Change]:
     """Added, removed and changed runs: one row per value that moved, with its cause."""
-    old_runs, new_runs = differing_rows(old.per_run, new.per_run, PER_RUN_COLUMNS, "per_run.csv")
+    old_runs, new_runs = differing_rows(old.per_run, new.per_run, headers["per_run"], PER_RUN.name)
     runs = joined(old_runs, new_runs, RUN_KEY)
     criteria = None
     if old.criteria is not None and new.criteria is not None:
         old_scores, new_scores = differing_rows(
-            old.criteria, new.criteria, CRITERION_COLUMNS, "criterion_scores.csv"
+            old.criteria, new.criteria, headers["criteria"], CRITERION_SCORES.name
         )
         criteria = joined(old_scores, new_scores, RUN_KEY)
     old_version = old.metadata.get("benchmark_version", new.metadata["benchmark_version"])
@@ -431,10 +563,11 @@ def changed_run(key, row, scores, criteria_unknown, inputs, workflow, version) -
         row = {**scores, "reviewer_id_new": reviewer, "reviewer_id_old": reviewer}
         moved_fields = {}
     else:
+        # (A column of one side only is not compared: comparable.)
         moved_fields = {
             name: (row[f"{name}_old"], row[f"{name}_new"])
             for name in PER_RUN_COLUMNS
-            if name not in RUN_KEY and row[f"{name}_old"] != row[f"{name}_new"]
+            if f"{name}_old" in row and row[f"{name}_old"] != row[f"{name}_new"]
         }
     scoring, response, gold = _run_paths(row, "new", version)
     scoring_cause = _file_cause(scoring, inputs, workflow)
@@ -453,7 +586,7 @@ def changed_run(key, row, scores, criteria_unknown, inputs, workflow, version) -
         moves += [
             (name, scores[f"{name}_old"], scores[f"{name}_new"], f"re-scored: {scoring_cause}")
             for name in CRITERIA
-            if scores[f"{name}_old"] != scores[f"{name}_new"]
+            if f"{name}_old" in scores and scores[f"{name}_old"] != scores[f"{name}_new"]
         ]
     if criteria_unknown and "raw_score" in moved_fields:
         moves.append(
@@ -503,16 +636,15 @@ def gold_changes(runs: list[Change], version: str, inputs: InputChanges) -> list
 # --- subject versions ----------------------------------------------------------------
 
 
-def _standing(results: PublishedResults):
+def _standing(results: PublishedResults, headers):
     """(subjects by key, ranked rows by key, tie group members by key) of one set."""
-    subjects = _frame(SUBJECT_COLUMNS, _lines(results.subjects, SUBJECT_COLUMNS, "subjects"))
+    columns = headers["subjects"]
+    subjects = _frame(columns, _lines(results.subjects, columns, METRICS_PER_SUBJECT.name))
     rows = subjects.to_dict("records")
     uncertainty = {}
     if results.uncertainty is not None:
-        table = _frame(
-            UNCERTAINTY_COLUMNS,
-            _lines(results.uncertainty, UNCERTAINTY_COLUMNS, "uncertainty.csv"),
-        )
+        columns = headers["uncertainty"]
+        table = _frame(columns, _lines(results.uncertainty, columns, UNCERTAINTY.name))
         uncertainty = {
             (row["subject_id"], row["subject_version"], row["metric"]): row
             for row in table.to_dict("records")
@@ -538,10 +670,10 @@ def _names(keys) -> str:
     return ", ".join(version for _, version in keys)
 
 
-def version_changes(old, new, runs, workflow, inputs) -> list[Change]:
+def version_changes(old, new, runs, workflow, inputs, headers) -> list[Change]:
     """Versions added or removed, status flips, rank and tie-group moves, metrics."""
-    old_rows, old_groups, old_ties, old_uncertainty = _standing(old)
-    new_rows, new_groups, new_ties, _ = _standing(new)
+    old_rows, old_groups, old_ties, old_uncertainty = _standing(old, headers)
+    new_rows, new_groups, new_ties, _ = _standing(new, headers)
     runs_of = {}
     for change in runs:
         runs_of.setdefault((change.subject_id, change.subject_version), []).append(change)
@@ -614,7 +746,8 @@ def version_changes(old, new, runs, workflow, inputs) -> list[Change]:
                 )
             )
         for metric in METRICS:
-            if before[metric] == after[metric]:
+            # (A metric of one side only is a column change: comparable.)
+            if metric not in before or before[metric] == after[metric]:
                 continue
             interval = old_uncertainty.get((*key, metric))
             outside = ""
@@ -740,16 +873,6 @@ def _metric_cause(metric: str, own: list[Change], alpha, workflow) -> str:
 
 # --- reading a snapshot --------------------------------------------------------------
 
-SNAPSHOT_FILES = {
-    "per_run": "per_run.csv",
-    "subjects": "metrics_per_subject.csv",
-    "criteria": "criterion_scores.csv",
-    "uncertainty": "uncertainty.csv",
-    "input_files": "input_files.csv",
-}
-# Files every snapshot has; the others appeared later and may be absent.
-REQUIRED = ("per_run", "subjects")
-
 
 def csv_text(path) -> bytes:
     """A published CSV's bytes (decoded only where rows differ)."""
@@ -761,14 +884,15 @@ def read_snapshot(folder) -> PublishedResults:
     """The published results frozen in historico/<date>/, as the comparison needs them."""
     folder = Path(folder)
     texts = {}
-    for name, file_name in SNAPSHOT_FILES.items():
-        path = folder / file_name
+    for table in SNAPSHOT_FILES:
+        path = folder / table.entry.name
         if path.is_file():
-            texts[name] = csv_text(path)
-        elif name in REQUIRED:
+            texts[table.field] = csv_text(path)
+        elif table.entry in REQUIRED:
             raise SnapshotFormatError(f"{path}: missing from the snapshot")
+    path = folder / METADATA.name
     try:
-        metadata = json.loads((folder / "metadata.json").read_bytes())
+        metadata = json.loads(path.read_bytes())
     except (OSError, ValueError) as error:
-        raise SnapshotFormatError(f"{folder / 'metadata.json'}: unreadable ({error})") from None
+        raise SnapshotFormatError(f"{path}: unreadable ({error})") from None
     return PublishedResults(metadata=metadata, **texts)

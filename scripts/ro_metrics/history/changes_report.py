@@ -207,5 +207,5 @@ def page_section(comparison: Comparison, t: Language = ENGLISH_LABELS) -> str:
         all_columns=list(CHANGES_COLUMNS),
         scopes=scopes,
     )
-    # A str, not markup: the section is pickled back from the forked changes report.
+    # A str, not markup: the section is written into a JSON file for the leaderboard.
     return str(macros("changes.html").changes_section(section))

@@ -1,23 +1,65 @@
 """Snapshots: the published results frozen into historico/<date>/, never rewritten.
 
 The date is config snapshot_date, else the date of the newest scoring (recorded in
-metadata.json). A snapshot is immutable (aggregated_metrics.md §3.6: a disqualified
-version "remains in the historical record ... and is never deleted"): taking it
-again with identical content does nothing; different content for an existing date
-is refused with the differing files named, and nothing is written. A new snapshot
-is assembled in a hidden folder and renamed into place, so a killed run never
-leaves a partial one under its date.
+metadata.json) of the results as published when the run starts, when Snakemake plans
+the snapshot: a run that publishes results of a later date takes none, and says so. A
+snapshot is immutable (aggregated_metrics.md §3.6: a disqualified version "remains in
+the historical record ... and is never deleted"): rule take_snapshot writes a dated
+folder only when there is none, and the target `snapshot` checks an existing one
+against the published results: the same content says so, different content is refused
+with every differing file named, and nothing is written. A new snapshot is assembled in
+a hidden folder beside its place and renamed into it, so a killed run never leaves a
+partial one under its date.
 """
 
 import os
 import re
+import shlex
+import shutil
 from pathlib import Path
+
+import yaml
 
 from ro_metrics.contracts.files import write_bytes_atomic
 from ro_metrics.leaderboard.leaderboard_page import SNAPSHOT_HREF_PREFIX
 
 SNAPSHOT_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-STAGING = re.compile(r"\.[0-9]{4}-[0-9]{2}-[0-9]{2}\.[0-9]+\.tmp")
+# The empty file Snakemake puts in a directory() output to carry its date: not a
+# published file (nor committed: .gitignore).
+SNAKEMAKE_MARKER = ".snakemake_timestamp"
+
+
+class SnapshotDateError(ValueError):
+    """No date for the snapshot: no snapshot_date configured and no scoring to date it."""
+
+
+def snapshot_date(metadata: dict, configured: str = "") -> str:
+    """The date of the snapshot of the results that metadata.json describes: config
+    snapshot_date if given, else the date of the newest scoring."""
+    date = configured or metadata.get("newest_scoring_utc", "")[:10]
+    if not SNAPSHOT_DATE.fullmatch(date):
+        raise SnapshotDateError(
+            "the results have no scoring to date a snapshot by; give one with "
+            "--config snapshot_date=YYYY-MM-DD"
+        )
+    return date
+
+
+def moved_date(published: str, planned: str = "") -> str:
+    """Why no snapshot was taken when the results this run published are of another date
+    than those it started from, which dated the snapshot it planned (`planned`, if
+    known)."""
+    if planned:
+        why = f"it planned the snapshot of {planned}, the date of the results it started from"
+    else:
+        why = (
+            "a run dates its snapshot by the results published when it starts (there were "
+            "none, or of another date)"
+        )
+    return (
+        f"No snapshot taken: the results this run published are of {published}, and {why}; "
+        "run `snakemake snapshot` again to snapshot these."
+    )
 
 
 def snapshot_dates(history_files) -> list[str]:
@@ -31,25 +73,27 @@ def earlier_snapshots(history_files, before: str) -> list[str]:
     return [date for date in reversed(snapshot_dates(history_files)) if date < before]
 
 
-def snapshot_contents(published, results: Path) -> dict[str, bytes]:
-    """Path relative to the results folder (charts/<name>.svg) → bytes of the snapshot:
-    the published files, the page's links fixed.
+def snapshot_contents(published: dict[str, str]) -> dict[str, bytes]:
+    """The bytes of the snapshot of the published files (path below the results folder,
+    charts/<name>.svg → the file), by the same paths: the files, the page's links fixed.
 
     The page links earlier snapshots as historico/<date>/ from the results folder;
     its copy inside historico/<date>/ reaches them as ../<date>/.
     """
     contents = {}
-    for path in published:
+    for name, path in published.items():
         content = Path(path).read_bytes()
-        if Path(path).suffix == ".html":
+        if Path(name).suffix == ".html":
             content = content.replace(SNAPSHOT_HREF_PREFIX.encode("ascii"), b'href="../')
-        contents[Path(path).relative_to(results).as_posix()] = content
+        contents[name] = content
     return contents
 
 
 def differences(folder: Path, contents: dict[str, bytes]) -> list[str]:
-    """What an existing snapshot folder holds that differs from `contents`."""
+    """What an existing snapshot folder holds that differs from `contents`, one line per
+    file, sorted by path."""
     present = {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
+    present.discard(SNAKEMAKE_MARKER)
     found = []
     for name in sorted(present | set(contents)):
         if name not in present:
@@ -61,32 +105,51 @@ def differences(folder: Path, contents: dict[str, bytes]) -> list[str]:
     return found
 
 
-def write_snapshot(history: Path, date: str, contents: dict[str, bytes]) -> Path:
-    """Assemble the snapshot beside its final place, read-only, then rename it in."""
-    history.mkdir(parents=True, exist_ok=True)
-    for stale in history.iterdir():
-        # A hidden staging folder whose process is gone (a killed run) never became
-        # a snapshot; only our own staging names are touched.
-        if STAGING.fullmatch(stale.name) and not _alive(int(stale.name.split(".")[2])):
-            for path in stale.iterdir():
-                path.unlink()
-            stale.rmdir()
-    staging = history / f".{date}.{os.getpid()}.tmp"
-    staging.mkdir()
+def write_snapshot(target: Path, contents: dict[str, bytes]) -> None:
+    """Assemble the snapshot in a hidden folder beside `target`, its files read-only,
+    then rename it into place.
+
+    The hidden folder is the date's own (.<date>.tmp): one job at a time writes a date
+    (Snakemake's lock), so one found there was left by a killed run and is removed.
+    Read-only files, not Snakemake's protected(): on a directory protected() gives every
+    file the folder's mode (0555: git would record the CSVs as executables), and it
+    write-protects the folder itself, which root ignores and a clone does not have.
+    """
+    staging = target.with_name(f".{target.name}.tmp")
+    if staging.exists():
+        shutil.rmtree(staging)
     for name, content in contents.items():
         write_bytes_atomic(staging / name, content)  # (makes charts/ too)
         (staging / name).chmod(0o444)
-    target = history / date
     # rename() of a folder onto an existing non-empty one fails: never an overwrite.
     os.rename(staging, target)
-    return target
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+def snapshot_command(settings: dict) -> str:
+    """The command that snapshots these results under another date: `snakemake snapshot`
+    with the run's own settings (corpus, results and every other setting it changed),
+    so that a copy of it snapshots the same results, not the defaults'."""
+    words = ["snakemake", "--cores", "1", "snapshot", "--config"]
+    for key, value in settings.items():
+        text = value if isinstance(value, str) else _yaml_flow(value)
+        words.append(shlex.quote(f"{key}={text}"))
+    return " ".join([*words, "snapshot_date=YYYY-MM-DD"])
+
+
+def _yaml_flow(value) -> str:
+    """A setting as `--config` reads it (YAML): true, 0.6, {en: a.j2, es: b.j2}."""
+    text = yaml.safe_dump(value, default_flow_style=True, width=10**6)
+    return text.removesuffix("...\n").strip()
+
+
+def refusal(folder, found: list[str], command: str) -> str:
+    """The message of a refused snapshot: every differing file, and what to do."""
+    return "\n".join(
+        [
+            f"Snapshot {folder} already exists with other content; snapshots are never "
+            "rewritten, so nothing was changed:",
+            *(f"  {line}" for line in found),
+            "To keep these results too, snapshot them under another date:",
+            f"  {command}",
+        ]
+    )

@@ -32,24 +32,26 @@ def first_difference(published: bytes, recomputed: bytes) -> str:
     return "line ends differ"
 
 
-def compare(published_dir: Path, recomputed_dir: Path, names, optional=()) -> list[str]:
-    """What differs between the published and the recomputed files. An optional file
-    (published only when the corpus has telemetry) must be on both sides or on neither."""
+def compare(published_dir: Path, recomputed_dir: Path, names, withdrawn=()) -> list[str]:
+    """What differs between the published and the recomputed files: every file the run
+    publishes (`names`, the registry's for its corpus and review policy) must be
+    byte-identical on both sides; a file of the registry it does not publish
+    (`withdrawn`: telemetry's without telemetry, the reviews' with one reviewer per
+    run) must not be in the published folder."""
     problems = []
-    for name in optional:
-        published = published_dir / name
-        if not (recomputed_dir / name).is_file():
-            if published.is_file():
-                problems.append(f"{published}: published, but a recomputation does not publish it")
-            continue
-        names = [*names, name]
     for name in names:
         published = published_dir / name
-        recomputed = (recomputed_dir / name).read_bytes()
-        if not published.is_file():
+        recomputed = recomputed_dir / name
+        if not recomputed.is_file():
+            problems.append(f"{published}: the recomputation did not publish it")
+        elif not published.is_file():
             problems.append(f"{published}: missing (the recomputation has it)")
-        elif (content := published.read_bytes()) != recomputed:
-            problems.append(f"{published}: differs, {first_difference(content, recomputed)}")
+        elif (content := published.read_bytes()) != (fresh := recomputed.read_bytes()):
+            problems.append(f"{published}: differs, {first_difference(content, fresh)}")
+    for name in withdrawn:
+        published = published_dir / name
+        if published.is_file():
+            problems.append(f"{published}: published, but a recomputation does not publish it")
     return problems
 
 

@@ -1,11 +1,12 @@
-"""Two reviewers and an arbiter on the pages (shared/spec/multi-reviewer.md, Published),
-under double review only: what the leaderboard says of the review (its agreement line,
-each version's pending counts and its pending critical-fail disagreement) and the
-site's run view (a run's scorings grouped, each with its role, and which one counts).
+"""Two reviewers and an arbiter on the pages (shared/spec/multi-reviewer.md, Published):
+what the leaderboard says of the review (its agreement line, each version's pending
+counts and its pending critical-fail disagreement) and the site's run view (a run's
+scorings grouped, each with its role, and which one counts), shown where the data have
+them: runs with several scorings, or pending their review.
 
-Data only: the leaderboard's templates (components.html), leaderboard.md
-(leaderboard_markdown.py) and the site's run markup (site_pages.py) print it in each
-language. Every number of the agreement line is a published text (agreement.csv,
+Data only: the leaderboard's view carries the summary (leaderboard_view.py), its
+templates (components.html, leaderboard.md) and the site's run markup (site_pages.py)
+print it in each language. Every number of the agreement line is a published text (agreement.csv,
 divergent_runs.csv, pending_runs.csv), so the pages cannot disagree with the files.
 """
 
@@ -85,15 +86,15 @@ def overall_row(agreement: list[dict[str, str]], variable: str, statistic: str) 
 def agreement_line(
     agreement: list[dict[str, str]],
     divergent: list[dict[str, str]],
-    pending: list[dict[str, str]],
+    pending: list[PendingRun],
 ) -> AgreementLine:
-    """From the rows of agreement.csv, divergent_runs.csv and pending_runs.csv (as
-    tables.read_table reads them): κ on the class with its interval, quadratic κ on
+    """From the rows of agreement.csv and divergent_runs.csv (as tables.read_table reads
+    them) and the runs pending review: κ on the class with its interval, quadratic κ on
     the raw score, the runs with two primaries (overall n_runs), divergent, arbitrated,
     pending arbitration and awaiting their second review."""
     kappa = overall_row(agreement, "classification", "kappa")
     raw = overall_row(agreement, "raw_score", "quadratic_kappa")
-    statuses = [row["status"] for row in pending]
+    statuses = [run.status for run in pending]
     return AgreementLine(
         kappa.get("estimate", ""),
         kappa.get("ci_low", ""),
@@ -110,18 +111,21 @@ def agreement_line(
 def review_summary(
     agreement: list[dict[str, str]],
     divergent: list[dict[str, str]],
-    pending: list[dict[str, str]],
-) -> ReviewSummary:
+    pending: list[PendingRun],
+) -> ReviewSummary | None:
     """The agreement line and every version's pending counts (a version with none has
-    no entry)."""
+    no entry); None when no run has two primaries and none is pending: one reviewer per
+    run, nothing to show."""
+    if not agreement and not pending:
+        return None
     counts = {key: PendingCounts(*found) for key, found in pending_counts(pending).items()}
     return ReviewSummary(agreement_line(agreement, divergent, pending), counts)
 
 
 class ReviewedRun(NamedTuple):
-    """A (case, subject, run) of a double review as its version's page shows it: every
-    scoring (the site's VersionRun of each: primaries by reviewer id, then the arbiter),
-    its role, and what the consolidation made of the run."""
+    """A (case, subject, run) with several scorings or pending its review, as its
+    version's page shows it: every scoring (the site's VersionRun of each: primaries by
+    reviewer id, then the arbiter), its role, and what the consolidation made of the run."""
 
     scorings: list  # of site_pages.VersionRun
     roles: list[str]  # PRIMARY_ROLE or ARBITER_ROLE, one per scoring
@@ -138,21 +142,24 @@ class ReviewedRun(NamedTuple):
         return self.method == ARBITER and self.roles[index] == ARBITER_ROLE
 
 
-def reviewed_runs(
+def run_views(
     runs: list,
     decisions: dict[tuple[str, str], ConsolidatedRun | PendingRun],
     golds: dict[str, PublicGold],
-) -> list[ReviewedRun]:
-    """One version's scorings (site_pages.VersionRun, by case_id, run_id, reviewer_id)
-    grouped by (case_id, run_id), in that order, with the consolidation's decision on
-    each run (decisions: the version's ConsolidatedRun or PendingRun by (case_id,
-    run_id)). A scoring the decision names neither as a primary nor as the arbiter
+) -> list:
+    """One version's scorings (site_pages.VersionRun, by case_id, run_id, reviewer_id) as
+    its pages show its runs, one entry per (case_id, run_id) in that order, with the
+    consolidation's decision on each (decisions: the version's ConsolidatedRun or
+    PendingRun by (case_id, run_id)). A run whose one scoring counts whole (one reviewer
+    per run: the identity consolidation) is that scoring, shown as it is; a run with
+    several scorings, or pending its review, is a ReviewedRun: the data decide, not a
+    review mode. A scoring the decision names neither as a primary nor as the arbiter
     means the consolidation and the load disagree: an error, not a guess."""
     grouped: dict[tuple[str, str], list] = {}
     for entry in runs:
         run = entry.published.run
         grouped.setdefault((run.case_id, run.run_id), []).append(entry)
-    reviewed = []
+    views = []
     for (case_id, run_id), scorings in grouped.items():
         decision = decisions.get((case_id, run_id))
         if decision is None:
@@ -167,6 +174,9 @@ def reviewed_runs(
             raise ValueError(
                 f"{case_id} {run_id}: scorings by {', '.join(unknown)} are not in the consolidation"
             )
+        if len(scorings) == 1 and isinstance(decision, ConsolidatedRun):
+            views.append(scorings[0])
+            continue
         # Primaries by id, then the arbiter.
         order = sorted(
             range(len(scorings)),
@@ -176,12 +186,12 @@ def reviewed_runs(
         roles = [roles_of[reviewers[i]] for i in order]
         if isinstance(decision, ConsolidatedRun):
             row = per_run_row(decision, golds[case_id], family_of(case_id))
-            reviewed.append(ReviewedRun(ordered, roles, decision.method, decision, row, []))
+            views.append(ReviewedRun(ordered, roles, decision.method, decision, row, []))
         else:
-            reviewed.append(
+            views.append(
                 ReviewedRun(ordered, roles, decision.status, None, None, list(decision.divergent))
             )
-    return reviewed
+    return views
 
 
 def decisions_by_version(

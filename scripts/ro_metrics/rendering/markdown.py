@@ -1,5 +1,6 @@
 """GitHub-flavoured Markdown for the published .md files: the one escaper of corpus and
-registry text, and the one table builder (leaderboard.md, changes.md).
+registry text, the one table builder (leaderboard.md, changes.md), and a label made
+Markdown (`markdown_label`).
 
 `markdown_text()` makes any value literal inline text, wherever it is put: a table cell, a
 heading or a paragraph of its own. It can then hold neither a cell break (`|`), nor
@@ -20,6 +21,8 @@ _AUTOLINK = re.compile(r"(?i)(www)\.|:(?=//)")
 # no-break space is not a blank here: it is part of the text.
 _BLANKS = re.compile(r"[ \t\r\n\u2028\u2029\x0b\x0c\x85]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+# A lone * (ECE*, the mark of an indicative value), not one of the ** of bold.
+_LONE_STAR = re.compile(r"(?<!\*)\*(?!\*)")
 # Starts of a line that open a block when the text is a paragraph of its own: a bullet
 # (- or + then a blank), a thematic break or setext underline (---, ===), an ordered
 # item (1. or 1) then a blank). #, >, * and | are escaped everywhere already.
@@ -59,3 +62,9 @@ def gfm_table(headers: list[str], rows: list[list[str]], alignments: str | None 
             raise ValueError(f"a row of {len(row)} cells under {len(headers)} headers")
         lines.append("| " + " | ".join(cell if cell else " " for cell in row) + " |")
     return "\n".join(lines)
+
+
+def markdown_label(label: str) -> str:
+    """A label (rendering/labels.json, written for the HTML pages) as Markdown:
+    Q<sub>final</sub> as Q_final, a lone * as a literal star; ** stays bold."""
+    return _LONE_STAR.sub(r"\\*", label.replace("<sub>final</sub>", "_final"))

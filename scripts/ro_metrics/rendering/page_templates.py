@@ -1,4 +1,5 @@
-"""The Jinja2 templates of the HTML pages (rendering/templates/) and what they share.
+"""The Jinja2 templates of the pages (rendering/templates/) and what they share: the
+HTML pages' environment, and the Markdown documents' (leaderboard.md).
 
 Autoescaping is on for every template: a value from the corpus or the registry is
 escaped wherever a template prints it, with no call to forget. Trusted markup is
@@ -11,6 +12,11 @@ Escaping is html.escape (quotes as &quot; and &#x27;), not markupsafe's spelling
 them (&#34;, &#39;): the site's per-run fragments, written without templates
 (html_fragments.text), use it, and one text must come out the same whichever path
 writes it.
+
+A Markdown template (MARKDOWN_ENVIRONMENT) escapes nothing by itself: every text from
+the corpus or the registry goes through the filter `markdown_text` (the one escaper,
+rendering/markdown.py), a label through `markdown_label`; its tables are built by
+`gfm_table`, the one table builder. Undefined names are errors there too.
 """
 
 from html import escape
@@ -22,6 +28,7 @@ from markupsafe import escape as markup_of
 
 from ro_metrics.contracts.vocabulary import ELIGIBLE, family_name
 from ro_metrics.rendering.html_fragments import evidence_html, language_link
+from ro_metrics.rendering.markdown import gfm_table, markdown_label, markdown_text
 from ro_metrics.rendering.translations import Language
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -109,6 +116,25 @@ ENVIRONMENT.globals.update(
 def render(name: str, **context) -> str:
     """A template of rendering/templates/ filled with its context."""
     return ENVIRONMENT.get_template(name).render(**context)
+
+
+MARKDOWN_ENVIRONMENT = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=False,  # noqa: S701 - Markdown, not HTML: its texts go through markdown_text
+    undefined=StrictUndefined,
+    keep_trailing_newline=True,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    # {% do rows.append(cells) %}: a table's rows are gathered for gfm_table.
+    extensions=["jinja2.ext.do"],
+)
+MARKDOWN_ENVIRONMENT.filters.update(markdown_text=markdown_text, markdown_label=markdown_label)
+MARKDOWN_ENVIRONMENT.globals.update(gfm_table=gfm_table)
+
+
+def render_markdown_template(name: str, **context) -> str:
+    """A Markdown template of rendering/templates/ filled with its context."""
+    return MARKDOWN_ENVIRONMENT.get_template(name).render(**context)
 
 
 def macros(name: str):

@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ro_metrics.contracts.vocabulary import LANGUAGES
+
 LABELS_FILE = Path(__file__).with_name("labels.json")
-ENGLISH, SPANISH = "en", "es"
-LANGUAGES = (ENGLISH, SPANISH)  # English is the default edition (leaderboard.html)
+ENGLISH, SPANISH = LANGUAGES  # English is the default edition (leaderboard.html)
 # A decimal number inside a text: "0.705", "95 % CI 0.55–0.67" (not "v1.0": a letter
 # before it makes it a name, and neither are the parts of a date or a version id).
 _DECIMAL = re.compile(r"(?<![\w.-])(\d+)\.(\d+)(?![\w.-])")

@@ -26,9 +26,7 @@ from functools import cache
 
 from ro_metrics.contracts.tables import decimal_text, exact_fraction
 from ro_metrics.rendering import svg
-from ro_metrics.rendering.translations import ENGLISH, Language, language
-
-CHART_STEMS = ("family_heatmap", "quality_calibration", "cost_quality")
+from ro_metrics.rendering.translations import Language, language
 
 FONT = 11
 TITLE_SIZE = 13
@@ -50,12 +48,6 @@ PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, PLOT_HEIGHT = 56, 36, 330, 270
 SCATTER_WIDTH = 520
 LABEL_LINE = 12  # the height a point's label takes
 LOG_PAD = 0.25  # decades of the log axis beyond the outer ticks
-
-
-def chart_file(stem: str, code: str) -> str:
-    """A chart's file name in results/charts/: <stem>.svg in English, <stem>.<code>.svg
-    in another language."""
-    return f"{stem}.svg" if code == ENGLISH else f"{stem}.{code}.svg"
 
 
 @cache

@@ -8,19 +8,18 @@ Markdown to the other's file (findings.es.md ↔ findings.md) becomes the link t
 other edition's page; tables are wrapped to scroll on a narrow screen.
 """
 
-from pathlib import Path
-
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from ro_metrics.contracts.published import FINDINGS_REPORTS
+from ro_metrics.contracts.vocabulary import LANGUAGES
 from ro_metrics.rendering.page_templates import Labels, render
-from ro_metrics.rendering.translations import ENGLISH, Language
-from ro_metrics.site.site_files import INDEX, PageWriter, digest_of, edition_page, href
-from ro_metrics.site.site_pages import EDITIONS, other_edition_href
+from ro_metrics.rendering.translations import Language
+from ro_metrics.site.site_files import INDEX, REPORT, edition_page, href
+from ro_metrics.site.site_pages import other_edition_href
 
-REPORT_PAGE = "report.html"
 # The published Markdown file of each edition, as the editions link to each other.
-REPORT_FILES = {ENGLISH: "findings.md", "es": "findings.es.md"}
+REPORT_FILES = {code: entry.name for code, entry in zip(LANGUAGES, FINDINGS_REPORTS, strict=True)}
 
 
 def markdown_renderer() -> MarkdownIt:
@@ -42,8 +41,8 @@ def report_html(markdown: str, code: str) -> str:
     """The report's Markdown of edition `code` as HTML (module docstring)."""
     renderer = markdown_renderer()
     tokens = renderer.parse(markdown)
-    page = edition_page(REPORT_PAGE, code)
-    pages = {name: edition_page(REPORT_PAGE, other) for other, name in REPORT_FILES.items()}
+    page = edition_page(REPORT, code)
+    pages = {name: edition_page(REPORT, other) for other, name in REPORT_FILES.items()}
     for token in tokens:
         for child in token.children or []:
             target = child.attrGet("href") if child.type == "link_open" else None
@@ -54,27 +53,13 @@ def report_html(markdown: str, code: str) -> str:
 
 def render_report_page(markdown: str, benchmark_version: str, t: Language) -> str:
     """The report page of edition t."""
-    page = edition_page(REPORT_PAGE, t.code)
+    page = edition_page(REPORT, t.code)
     return render(
         "site_report.html",
         t=Labels(t),
         version=benchmark_version,
-        language_target=other_edition_href(REPORT_PAGE, t),
+        language_target=other_edition_href(REPORT, t),
         index_href=href(page, edition_page(INDEX, t.code)),
         # markdown-it escapes the text it renders and writes no raw HTML (html off).
         body=Markup(report_html(markdown, t.code)),  # noqa: S704
     )
-
-
-def write_report_pages(writer: PageWriter, fingerprint: str, markdown_paths, version: str) -> None:
-    """Write the report page of every edition through the site job's PageWriter, each
-    only when its Markdown (markdown_paths: the published findings.md and findings.es.md)
-    or the code changed."""
-    by_name = {Path(path).name: Path(path) for path in markdown_paths}
-    for code, t in EDITIONS.items():
-        markdown = by_name[REPORT_FILES[code]].read_bytes()
-        inputs = digest_of(fingerprint.encode("ascii"), markdown, version.encode("utf-8"))
-        page = edition_page(REPORT_PAGE, code)
-        if not writer.is_current(page, inputs):
-            html = render_report_page(markdown.decode("utf-8"), version, t)
-            writer.write(page, inputs, html.encode("utf-8"))

@@ -48,13 +48,7 @@ from typing import NamedTuple
 
 from markupsafe import Markup
 
-from ro_metrics.contracts.records import (
-    CasePart,
-    PublicGold,
-    PublishedRun,
-    VersionParts,
-    rows_digest,
-)
+from ro_metrics.contracts.records import CaseRows, PublicGold, PublishedRun
 from ro_metrics.contracts.tables import PER_RUN_COLUMNS, SUBJECT_COLUMNS
 from ro_metrics.contracts.vocabulary import (
     CONDITIONAL,
@@ -72,13 +66,12 @@ from ro_metrics.formulas.consolidation import (
     PENDING_ARBITRATION,
 )
 from ro_metrics.formulas.evidence import Evidence
-from ro_metrics.leaderboard.leaderboard_page import fails_by_version, operational_table
+from ro_metrics.leaderboard.leaderboard_view import LeaderboardRow, LeaderboardView
 from ro_metrics.leaderboard.review_view import (
     ARBITER_ROLE,
     PRIMARY_ROLE,
     RULE_LABELS,
     ReviewedRun,
-    ReviewSummary,
 )
 from ro_metrics.rendering.html_fragments import evidence_html, number, text
 from ro_metrics.rendering.page_templates import Labels, macros, render
@@ -157,29 +150,20 @@ class VersionRun(NamedTuple):
 
 def compiled_template(template: str, *fields: str) -> Callable[..., str]:
     """template.format(**values) as a function of the given fields (its parameters, in
-    that order), compiled once to an f-string, the way dataclasses builds its methods.
-
-    str.format parses its template on every call, and a partition's job fills ~10^5 run
-    articles and case rows; compiled, each costs one string build (docs/performance.md,
-    issue 11). A template here is markup around labels, and a label is itself a format
-    template (translations.py: its literal braces doubled, its fields the values the
-    code fills in), so a label is placed in it as it is. Every field of the template
-    must be one of `fields`, without a format spec or conversion.
+    that order), its fields checked once. A template here is markup around labels, and a
+    label is itself a format template (translations.py: its literal braces doubled, its
+    fields the values the code fills in), so a label is placed in it as it is. Every
+    field of the template must be one of `fields`, without a format spec or conversion.
     """
-    pieces = []
-    for literal, field, spec, conversion in string.Formatter().parse(template):
-        if literal:
-            pieces.append("f" + repr(literal.replace("{", "{{").replace("}", "}}")))
-        if field is not None:
-            if field not in fields or spec or conversion:
-                raise ValueError(f"template field {field!r} is not one of {fields}: {template!r}")
-            pieces.append(f"f'{{{field}}}'")
-    source = f"def fill({', '.join(fields)}):\n    return {' '.join(pieces) or repr('')}\n"
-    namespace: dict = {}
-    # The source is made of the labels' files and this module's markup, which are code;
-    # the corpus' texts are only ever values given to the compiled function.
-    exec(source, {}, namespace)  # noqa: S102
-    return namespace["fill"]
+    for _, field, spec, conversion in string.Formatter().parse(template):
+        if field is not None and (field not in fields or spec or conversion):
+            raise ValueError(f"template field {field!r} is not one of {fields}: {template!r}")
+    fill = template.format
+
+    def filled(*values: str, **named: str) -> str:
+        return fill(**dict(zip(fields, values, strict=False)), **named)
+
+    return filled
 
 
 def _label_field(template: str, field: str, replacement: str) -> str:
@@ -622,61 +606,68 @@ def _reviewed_mark(reviewed: ReviewedRun, markup: _RunMarkup, *, brief: bool = F
     return marks[row[_CLASSIFICATION], row[_CRITICAL]]
 
 
-def _runs_by_case(runs, reviewed) -> dict[str, list]:
-    """A version's runs by case id, in their order: each scored run, or under double
-    review each reviewed run (its scorings together)."""
+def _first(view: "VersionRun | ReviewedRun") -> "VersionRun":
+    """A run as its page shows it: a VersionRun, or a ReviewedRun's first scoring."""
+    return view if isinstance(view, VersionRun) else view.scorings[0]
+
+
+def _runs_by_case(views: list) -> dict[str, list]:
+    """A version's runs (review_view.run_views) by case id, in their order."""
     by_case: dict[str, list] = {}
-    if reviewed is None:
-        for entry in runs:
-            by_case.setdefault(entry.published.run.case_id, []).append(entry)
-    else:
-        for run in reviewed:
-            by_case.setdefault(run.scorings[0].published.run.case_id, []).append(run)
+    for view in views:
+        by_case.setdefault(_first(view).published.run.case_id, []).append(view)
     return by_case
+
+
+def _mark(view, markup: _RunMarkup, *, brief: bool = False) -> str:
+    """A run's coloured letter: its class (as counted, under review), "?" pending."""
+    if isinstance(view, ReviewedRun):
+        return _reviewed_mark(view, markup, brief=brief)
+    marks = markup.brief_marks if brief else markup.marks
+    return marks[view.row[_CLASSIFICATION], view.row[_CRITICAL]]
 
 
 def render_version_page(
     *,
     subject_id: str,
     subject_version: str,
-    runs: list[VersionRun],
+    runs: list,
     summary: list,
     golds: dict[str, PublicGold],
     benchmark_version: str,
     t: Language,
-    reviewed: list[ReviewedRun] | None = None,
 ) -> str:
-    """The page of one subject version in language t (module docstring); runs sorted by
-    case, run. Under double review (reviewed: the runs grouped with their scorings,
-    review_view.reviewed_runs; summary: of the consolidated runs) one article per run
-    shows every scoring and which one counts."""
+    """The page of one subject version in language t (module docstring); runs: its runs
+    as review_view.run_views gives them, by case and run. A run with several scorings or
+    pending its review (a review_view.ReviewedRun) has one article that shows every
+    scoring and which one counts; the page then has the run view's style and note."""
     page = version_page(subject_id, subject_version)
     root = _root(page)
     answer_link = None
     if not prints_answers(t.code):
         answer_link = text(href(edition_page(page, t.code), answer_page(page)))
     summary_row = dict(zip(SUBJECT_COLUMNS, summary, strict=True))
-    by_case = _runs_by_case(runs, reviewed)
     markup = _run_markup(t)
+    reviewed = any(isinstance(view, ReviewedRun) for view in runs)
     # The sections' pieces, joined once with the rest of the page (a page holds ~900
     # runs at size L: joining case by case would copy it again for each level).
     toc, sections = [], []
-    for case_id, entries in by_case.items():
-        if reviewed is None:
-            rows = [entry.row for entry in entries]
-            marks = "".join([markup.marks[row[_CLASSIFICATION], row[_CRITICAL]] for row in rows])
-        else:
-            marks = "".join([_reviewed_mark(run, markup) for run in entries])
+    for case_id, views in _runs_by_case(runs).items():
+        marks = "".join([_mark(view, markup) for view in views])
         toc.append(f'<span><a href="#{text(case_id)}">{text(case_id)}</a> {marks}</span>')
         sections.append(
             f'<section class="case" id="{text(case_id)}"><h2>'
             f'<a href="{text(root + case_page(case_id))}">{text(case_id)}</a> '
             f'<span class="muted">{gold_facts(case_id, golds[case_id], t)}</span></h2>'
         )
-        if reviewed is None:
-            sections.extend([_run_article(entry, answer_link, markup) for entry in entries])
-        else:
-            sections.extend([_reviewed_article(run, answer_link, markup) for run in entries])
+        sections.extend(
+            [
+                _reviewed_article(view, answer_link, markup)
+                if isinstance(view, ReviewedRun)
+                else _run_article(view, answer_link, markup)
+                for view in views
+            ]
+        )
         sections.append("</section>")
     note = "site_version_note" if answer_link is None else "site_linked_version_note"
     head = SITE_FRAME.version_header(
@@ -690,10 +681,10 @@ def render_version_page(
         # Escaped as they were written, above.
         Markup("".join(toc)),  # noqa: S704
         Labels(t),
-        review_note=None if reviewed is None else "review_version_note",
+        review_note="review_version_note" if reviewed else None,
     )
     before, after = frame_around(
-        f"{subject_id} {subject_version} · {benchmark_version}", t, review=reviewed is not None
+        f"{subject_id} {subject_version} · {benchmark_version}", t, review=reviewed
     )
     return "".join([before, str(head), *sections, "\n</main>", after])
 
@@ -771,29 +762,16 @@ def _reviewed_case_row(
     )
 
 
-def _matrix_row(
-    subject_id: str,
-    subject_version: str,
-    runs: list[VersionRun],
-    case_ids,
-    t: Language,
-    reviewed: list[ReviewedRun] | None = None,
-) -> str:
-    """The version's row of the index's matrix: a cell per case (in case_ids order), a
-    coloured letter per run (under double review, per run as counted, "?" pending),
-    linking to the case on the version's page."""
+def matrix_row(subject_id: str, subject_version: str, runs: list, case_ids, t: Language) -> str:
+    """The version's row of the index's matrix in language t: a cell per case (in
+    case_ids order), a coloured letter per run in run order (runs: review_view.run_views;
+    as counted, "?" pending), linking to the case on the version's page."""
     page = version_page(subject_id, subject_version)
     markup = _run_markup(t)
-    marks = markup.brief_marks
     letters: dict[str, str] = {}
-    if reviewed is not None:
-        for run in sorted(reviewed, key=lambda r: r.scorings[0].published.run.run_id):
-            case_id = run.scorings[0].published.run.case_id
-            letters[case_id] = letters.get(case_id, "") + _reviewed_mark(run, markup, brief=True)
-        runs = []
-    for entry in sorted(runs, key=lambda e: (e.published.run.run_id, e.published.run.reviewer_id)):
-        case_id, row = entry.published.run.case_id, entry.row
-        letters[case_id] = letters.get(case_id, "") + marks[row[_CLASSIFICATION], row[_CRITICAL]]
+    for view in sorted(runs, key=lambda view: _first(view).published.run.run_id):
+        case_id = _first(view).published.run.case_id
+        letters[case_id] = letters.get(case_id, "") + _mark(view, markup, brief=True)
     link = text(page)
     cells = "".join(
         f'<td><a href="{link}#{case_id}">{letters[case_id]}</a></td>'
@@ -807,84 +785,70 @@ def _matrix_row(
     )
 
 
-def version_parts(
+def case_rows(
     subject_id: str,
     subject_version: str,
-    inputs_digest: str,
-    runs: list[VersionRun],
-    case_ids,
+    runs: list,
     *,
     editions: dict[str, Language] = EDITIONS,
-    reviewed: list[ReviewedRun] | None = None,
-) -> tuple[VersionParts, dict[str, dict[str, str]]]:
-    """What the case pages and the index show of one version, in every edition: its
-    parts (its row of the matrix, a cell per case of case_ids, and per case its counts
-    and the digest of its rows) and, per case, its rows of the case's page (language
-    code → rows). The links are the same in every edition (each mirrors the site's
-    layout), but for the answers' (site_files.answer_page). Under double review
-    (reviewed) a row per run as counted; the counts are of the counted runs."""
+) -> list[CaseRows]:
+    """The version's rows of each case page it has runs of (runs: review_view.run_views),
+    in every edition, with the counts of its counted runs. The links are the same in
+    every edition (each mirrors the site's layout), but for the answers'
+    (site_files.answer_page). A run under review has one row, the run as counted."""
     page = version_page(subject_id, subject_version)
     version_link = text(f"../{page}")
     name_cell = (
         f'<td class="name"><a href="{version_link}">{text(subject_id)}</a>'
         f'<span class="ci">{text(subject_version)}</span></td>'
     )
-    by_case = _runs_by_case(runs, reviewed)
-    cases, case_rows, answer_links = {}, {}, None
-    for case_id, entries in by_case.items():
+    found, answer_links = [], None
+    for case_id, views in _runs_by_case(runs).items():
         if answer_links is None:  # every case page is in cases/: the same from each
             answer_links = {
                 code: text(href(edition_page(case_page(case_id), code), answer_page(page)))
                 for code in editions
             }
-        counted = [entry.row for entry in entries if entry.row is not None]
+        counted = [view.row for view in views if view.row is not None]
         classifications = [row[_CLASSIFICATION] for row in counted]
         counts = [
             len(counted),
             *(classifications.count(name) for name in (PASS, CONDITIONAL, FAIL)),
             sum([bool(row[_CRITICAL]) for row in counted]),
         ]
-        rows_html = {}
-        row_of = _case_row if reviewed is None else _reviewed_case_row
+        html = {}
         for code, t in editions.items():
             markup, answer_link = _run_markup(t), answer_links[code]
-            rows_html[code] = "".join(
-                [row_of(entry, name_cell, answer_link, markup) for entry in entries]
+            html[code] = "".join(
+                [
+                    _reviewed_case_row(view, name_cell, answer_link, markup)
+                    if isinstance(view, ReviewedRun)
+                    else _case_row(view, name_cell, answer_link, markup)
+                    for view in views
+                ]
             )
-        cases[case_id] = CasePart(counts, rows_digest(rows_html))
-        case_rows[case_id] = rows_html
-    parts = VersionParts(
-        subject_id,
-        subject_version,
-        inputs_digest,
-        {
-            code: _matrix_row(subject_id, subject_version, runs, case_ids, t, reviewed)
-            for code, t in editions.items()
-        },
-        cases,
-    )
-    return parts, case_rows
+        found.append(CaseRows(case_id, subject_id, subject_version, counts, html))
+    return found
 
 
 def render_case_page(
     *,
     case_id: str,
     gold: PublicGold,
-    parts: list[CasePart],
-    rows: list[dict[str, str]],
+    rows: list[CaseRows],
     benchmark_version: str,
     t: Language,
 ) -> str:
-    """The page of one case in language t: the runs of every subject version (parts:
-    each version's CasePart of the case, its counts; rows: each version's rows by
-    language code, in the same order; both rendered by its partition's job), sortable.
-    The versions come in (subject_id, subject_version) order, each run by run: not in
-    leaderboard order, so that a ranking change elsewhere does not rewrite every case
-    page. With no versions, the page says there are no runs and has no rows."""
+    """The page of one case in language t: the runs of every subject version (rows: each
+    version's CaseRows of the case, rendered by its partition's version pages job, in
+    the order given), sortable. The versions come in (subject_id, subject_version)
+    order, each run by run: not in leaderboard order, so that a ranking change elsewhere
+    does not change the case pages. With no versions, the page says there are no runs
+    and has no rows."""
     page = case_page(case_id)
     root = _root(page)
     n_runs, n_pass, n_conditional, n_fail, n_critical = (
-        sum(part.counts[i] for part in parts) for i in range(5)
+        sum(version.counts[i] for version in rows) for i in range(5)
     )
     main_before = SITE_FRAME.case_header(
         other_edition_href(page, t),
@@ -895,78 +859,58 @@ def render_case_page(
         Markup(gold_facts(case_id, gold, t)),  # noqa: S704
         {
             "n_runs": n_runs,
-            "n_versions": len(parts),
+            "n_versions": len(rows),
             "n_pass": n_pass,
             "n_conditional": n_conditional,
             "n_fail": n_fail,
             "n_critical": n_critical,
         },
         "site_case_note" if prints_answers(t.code) else "site_linked_case_note",
-        bool(parts),
+        bool(rows),
         CRITERIA,
         Labels(t),
     )
-    table_after = "</tbody></table></div>" if parts else ""
+    table_after = "</tbody></table></div>" if rows else ""
     before, after = frame_around(
-        f"{case_id} · {benchmark_version}", t, run_card_labels(t) if parts else []
+        f"{case_id} · {benchmark_version}", t, run_card_labels(t) if rows else []
     )
-    body = "".join(version_rows[t.code] for version_rows in rows)
+    body = "".join(version.html[t.code] for version in rows)
     return f"{before}{main_before}{body}{table_after}\n</main>{after}"
 
 
 def render_index(
-    *,
-    benchmark_version,
-    alpha,
-    last_update,
-    rows,
-    tie_groups,
-    uncertainty,
-    tracks,
-    providers,
-    critical_fails,
-    case_ids,
-    matrix_rows,
+    view: LeaderboardView,
     t: Language,
-    operational=None,
-    review: ReviewSummary | None = None,
+    *,
+    case_ids: list[str],
+    matrix_rows: list[str],
 ) -> str:
-    """The site's index in language t: the leaderboard and the matrix (module docstring;
-    matrix_rows: the versions' rows in this language); with the rows of
-    operational_per_subject.csv (a corpus with telemetry), the operational table; under
-    double review (review), the leaderboard's agreement line and pending counts."""
+    """The site's index in language t: the leaderboard's view (its agreement line and
+    pending counts under double review, its operational table with telemetry; no
+    neighbour tests) and the matrix (module docstring; matrix_rows: the versions' rows
+    in this language, in the view's order)."""
 
-    def subject_href(_index, row):
-        return version_page(row["subject_id"], row["subject_version"])
+    def subject_href(row: LeaderboardRow) -> str:
+        return version_page(row.subject_id, row.subject_version)
 
-    def run_href(fail):
+    def run_href(fail: dict[str, str]) -> str:
         page = version_page(fail["subject_id"], fail["subject_version"])
         return f"{page}#{run_anchor(fail['case_id'], fail['run_id'])}"
 
     return render(
         "site_index.html",
+        view=view,
         t=Labels(t),
-        version=benchmark_version,
-        alpha=alpha,
-        last_update=last_update,
-        rows=rows,
-        tie_groups=tie_groups,
-        uncertainty=uncertainty,
-        tracks=tracks,
-        providers=providers,
-        fails_of=fails_by_version(critical_fails),
         subject_href=subject_href,
         run_href=run_href,
-        operational=operational_table(rows, operational, t) if operational else None,
         language_target=other_edition_href(INDEX, t),
         findings_href=FINDINGS,
         case_ids=case_ids,
         case_href=case_page,
-        # Pre-rendered by the version pages jobs (version_parts), escaped there.
+        # Pre-rendered by the version pages jobs (matrix_row), escaped there.
         matrix_rows=Markup("".join(matrix_rows)),  # noqa: S704
         letter_css=LETTER_CSS,
         critical_css=CRITICAL_CSS,
-        review=review,
         PASS=PASS,
         CONDITIONAL=CONDITIONAL,
         FAIL=FAIL,

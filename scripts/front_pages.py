@@ -1,0 +1,57 @@
+"""Rule front_pages: the site's index, findings page and findings report page, in every
+language's edition (English at the root of its folder, Spanish under es/).
+
+- index.html: the leaderboard, its view read from the files the leaderboard's is
+  (leaderboard_view.read_leaderboard_view: each as its step staged it for publish), and
+  the matrix of every subject version's runs on every case, from the rows each
+  partition's version pages job rendered (records.MatrixRow), in leaderboard order;
+- findings.html: the facts of findings.json with its charts;
+- report.html: the findings report (findings.md, findings.es.md).
+"""
+
+from pathlib import Path
+
+from ro_metrics.contracts.files import step_logger, tell, without_cycle_collector
+from ro_metrics.contracts.published import CHART_STEMS, chart_file
+from ro_metrics.contracts.records import read_findings, read_golds_summary, read_matrix_rows
+from ro_metrics.leaderboard.leaderboard_view import read_leaderboard_view
+from ro_metrics.site.findings_page import render_findings_page
+from ro_metrics.site.report_page import REPORT_FILES, render_report_page
+from ro_metrics.site.site_files import FINDINGS, INDEX, REPORT, edition_page, write_page
+from ro_metrics.site.site_pages import EDITIONS, render_index
+
+
+def main(smk) -> None:
+    without_cycle_collector()
+    log = step_logger("front_pages", smk.log[0])
+    folder, version = smk.output[0], smk.params.benchmark_version
+    case_ids = sorted(read_golds_summary(smk.input.golds).golds)
+    view = read_leaderboard_view(smk.input, benchmark_version=version, alpha=smk.params.alpha)
+    matrix = {
+        (row.subject_id, row.subject_version): row.html
+        for path in smk.input.matrix
+        for row in read_matrix_rows(path)
+    }
+    charts = {Path(path).name: Path(path).read_bytes().decode("utf-8") for path in smk.input.charts}
+    findings = read_findings(smk.input.findings)
+    reports = {
+        Path(path).name: Path(path).read_bytes().decode("utf-8") for path in smk.input.reports
+    }
+    for code, t in EDITIONS.items():
+        matrix_rows = [matrix[(row.subject_id, row.subject_version)][code] for row in view.rows]
+        index = render_index(view, t, case_ids=case_ids, matrix_rows=matrix_rows)
+        write_page(folder, edition_page(INDEX, code), index)
+        shown = {
+            stem: charts[name] for stem in CHART_STEMS if (name := chart_file(stem, code)) in charts
+        }
+        html = render_findings_page(findings=findings, case_ids=case_ids, charts=shown, t=t)
+        write_page(folder, edition_page(FINDINGS, code), html)
+        html = render_report_page(reports[REPORT_FILES[code]], version, t)
+        write_page(folder, edition_page(REPORT, code), html)
+    message = f"site: the index, findings and report pages, {3 * len(EDITIONS)} pages"
+    log.info(message)
+    tell(message)
+
+
+if __name__ == "__main__":
+    main(snakemake)  # noqa: F821 - injected by Snakemake's script directive
