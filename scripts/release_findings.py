@@ -2,7 +2,9 @@
 
 Every fact of ../shared/spec/findings.md computed from the published tables (staged) and
 the corpus' records, so a release report quotes computed values only
-(docs/findings-json.md lists the keys): §§ 1–4 and 7 by ro_metrics.formulas.findings,
+(docs/findings-json.md lists the keys): §§ 1–4 and 7 by ro_metrics.formulas.findings
+from the per-run steps' tallies of the runs that count (combined_tallies; never the
+per-run rows themselves),
 § 5 by formulas.answer_structure (the responses' AnswerShapes), § 6 by
 formulas.cost_quality (operational_per_subject.csv when the corpus has telemetry), the
 neighbour tests and bootstrap ranks from the uncertainty step's rankings.json, the
@@ -25,6 +27,7 @@ from ro_metrics.contracts.published import chart_file
 from ro_metrics.contracts.records import (
     findings_bytes,
     read_answer_shapes,
+    read_group_tallies,
     read_ranking_evidence,
     read_verdict,
 )
@@ -36,16 +39,15 @@ from ro_metrics.contracts.tables import (
     SUBJECT_COLUMNS,
     assembled_rows,
     assembled_table,
-    read_per_run,
     read_table,
     write_csv,
 )
-from ro_metrics.contracts.vocabulary import family_of
 from ro_metrics.formulas.answer_structure import structure_facts
 from ro_metrics.formulas.cost_quality import cost_facts
 from ro_metrics.formulas.findings import (
     FindingsInputError,
     Leaderboard,
+    combined_tallies,
     findings_document,
     keyed_inputs,
 )
@@ -64,7 +66,7 @@ def main(smk) -> None:
     if verdict.has_telemetry:
         operational = read_table(smk.input.operational_per_subject, OPERATIONAL_SUBJECT_COLUMNS)
     keyed = keyed_inputs(
-        read_per_run(smk.input.counted),
+        [group for path in smk.input.tallies for group in read_group_tallies(path)],
         subjects,
         read_ranking_evidence(smk.input.rankings),
         # The critical fails of the scorings that count, with their evidence.
@@ -74,7 +76,9 @@ def main(smk) -> None:
         operational,
     )
     order = Leaderboard.of(keyed.subjects).order
-    families = {case_id: family_of(case_id) for case_id in set(keyed.per_run.column("case_id"))}
+    tallies = combined_tallies(keyed.groups)
+    # The family of every case with a scored run (§ 5).
+    families = {case: family for family, cases in tallies.cases.items() for case in cases}
     try:
         structure = structure_facts(keyed.shapes, families, keyed.criterion_rows, order)
     except ValueError as error:  # a shape of a version with no row of the leaderboard
@@ -84,7 +88,7 @@ def main(smk) -> None:
         findings = findings_document(
             benchmark_version=smk.params.benchmark_version,
             verdict=verdict,
-            per_run=keyed.per_run,
+            tallies=tallies,
             subjects=keyed.subjects,
             critical_rows=keyed.critical_rows,
             evidence=keyed.evidence,

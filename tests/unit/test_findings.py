@@ -23,11 +23,15 @@ import pytest
 
 from ro_metrics.contracts.records import (
     BootstrapRank,
+    GroupTally,
     NeighbourTest,
     RankCorrelation,
     RankingEvidence,
+    Tally,
     Track,
     Verdict,
+    read_group_tallies,
+    write_group_tallies,
 )
 from ro_metrics.contracts.tables import (
     FAMILY_HEATMAP_COLUMNS,
@@ -540,7 +544,7 @@ def test_the_document_assembles_every_section():
     findings = fd.findings_document(
         benchmark_version="v1.0",
         verdict=VERDICT,
-        per_run=per_run(),
+        tallies=fd.tally_runs(per_run()),
         subjects=SUBJECTS,
         critical_rows=CRITICAL_ROWS,
         evidence=EVIDENCE,
@@ -597,7 +601,7 @@ def test_inputs_that_do_not_fit_are_every_problem_at_once():
         fd.findings_document(
             benchmark_version="v1.0",
             verdict=VERDICT,
-            per_run=per_run(runs),
+            tallies=fd.tally_runs(per_run(runs)),
             subjects=SUBJECTS,
             critical_rows=[],
             evidence=evidence,
@@ -612,11 +616,76 @@ def test_inputs_that_do_not_fit_are_every_problem_at_once():
     ]
 
 
+def test_the_per_run_step_sums_a_partitions_runs_per_subject_version_and_family():
+    # a-1's OXID runs: clipped 10 + 8 = 18 (36 halves), one Pass, confidences 80 + 60,
+    # correctness 1 + 0.5 (quarters 4 + 2); its NOWE run: a Fail, wrong, confidence 90.
+    groups = fd.group_tallies(per_run())
+    assert [(g.subject_id, g.subject_version, g.family) for g in groups] == [
+        ("alpha", "a-1", "NOWE"),
+        ("alpha", "a-1", "OXID"),
+        ("beta", "b-1", "OXID"),
+        ("gamma", "c-1", "OXID"),
+    ]
+    assert groups[1] == GroupTally(
+        "alpha", "a-1", "OXID", ["RO-OXID-001", "RO-OXID-002"], Tally(2, 1, 36, 0, 140, 6)
+    )
+    assert groups[0].tally == Tally(1, 0, 8, 0, 90, 0, 1, 90, 1, 90)
+    # c-1's critical Fail of OXID-001 (12, confidence 100, correct), its Conditional
+    # OXID-002 (9, confidence 40, half correct).
+    assert groups[3].tally == Tally(2, 0, 42, 1, 140, 6, 0, 0, 1, 100)
+
+
+# Runs of a fourth version with halves and quarters (consolidated runs), and a run of
+# a-1 in another family, so that partitions split a version's runs and families.
+MORE = [
+    ("delta", "d-1", "RO-MECH-001", 8.5, True, "Fail", 80, 0.75),
+    ("delta", "d-1", "RO-MECH-002", 0.5, False, "Fail", 10, 0.0),
+    ("delta", "d-1", "RO-OXID-003", 10.5, False, "Pass", 88, 0.25),
+    ("alpha", "a-1", "RO-MECH-001", 9, False, "Conditional", 85, 0.5),
+]
+
+
+def test_the_partitions_tallies_combined_are_the_tallies_of_all_their_runs():
+    runs = [*RUNS, *MORE]
+    everything = fd.tally_runs(per_run(runs))
+    # By hand: 11 runs; OXID's cases with a run; d-1's MECH runs and a-1's.
+    assert everything.n_runs == 11
+    assert everything.cases == {
+        "OXID": {"RO-OXID-001", "RO-OXID-002", "RO-OXID-003"},
+        "NOWE": {"RO-NOWE-001"},
+        "MECH": {"RO-MECH-001", "RO-MECH-002"},
+    }
+    assert everything.cells["d-1", "MECH"] == Tally(2, 0, 18, 1, 90, 3, 1, 10, 2, 90)
+    assert everything.version("a-1") == Tally(4, 1, 62, 0, 315, 8, 1, 90, 1, 90)
+    # Every split into two partitions, even one that splits a version's runs.
+    for split in range(len(runs) + 1):
+        first, second = per_run(runs[:split]), per_run(runs[split:])
+        combined = fd.combined_tallies([*fd.group_tallies(first), *fd.group_tallies(second)])
+        assert combined == fd.tally_runs(per_run(runs)), split
+    # A version two subjects share is found across partitions too.
+    shared = [("epsilon", "a-1", "RO-OXID-001", 5, False, "Fail", 30, 0.0)]
+    combined = fd.combined_tallies(
+        [*fd.group_tallies(per_run(shared)), *fd.group_tallies(per_run(RUNS))]
+    )
+    assert combined.problems == fd.tally_runs(per_run([*RUNS, *shared])).problems
+    assert combined.n_runs == 8
+
+
+def test_the_tallies_file_reads_back_as_written(tmp_path):
+    groups = fd.group_tallies(per_run([*RUNS, *MORE]))
+    path = tmp_path / "tallies.json"
+    write_group_tallies(path, groups)
+    assert read_group_tallies(path) == groups
+    first = orjson.loads(path.read_bytes())["groups"][0]
+    assert first[:4] == ["alpha", "a-1", "MECH", ["RO-MECH-001"]]
+    assert first[4]["confidence_sum"] == 85
+
+
 def test_a_subject_version_shared_by_two_subjects_is_a_problem():
     runs = [*RUNS, ("delta", "a-1", "RO-OXID-001", 5, False, "Fail", 30, 0.0)]
     assert fd.tally_runs(per_run(runs)).problems == [
         (
-            "per_run",
+            "tallies",
             "subject_version 'a-1' belongs to subjects 'alpha' and 'delta': findings.json keys "
             "versions by subject_version",
         )
@@ -635,7 +704,8 @@ def test_a_subject_version_two_subjects_share_is_keyed_with_its_subject():
         ranks=[r._replace(subject_version=shared(r.subject_version)) for r in EVIDENCE.ranks],
     )
     critical = [["gamma", "a-1", "RO-OXID-001", "run-1", "R01", "generic", "", "", "none", ""]]
-    keyed = fd.keyed_inputs(per_run(runs), subjects, evidence, critical, [], [], None)
+    groups = fd.group_tallies(per_run(runs))
+    keyed = fd.keyed_inputs(groups, subjects, evidence, critical, [], [], None)
     assert fd.version_keys(subjects) == {
         ("alpha", "a-1"): "alpha/a-1",
         ("beta", "b-1"): "b-1",
@@ -646,7 +716,7 @@ def test_a_subject_version_two_subjects_share_is_keyed_with_its_subject():
     document = fd.findings_document(
         benchmark_version="v1.0",
         verdict=VERDICT,
-        per_run=keyed.per_run,
+        tallies=fd.combined_tallies(keyed.groups),
         subjects=keyed.subjects,
         critical_rows=keyed.critical_rows,
         evidence=keyed.evidence,
@@ -659,8 +729,8 @@ def test_a_subject_version_two_subjects_share_is_keyed_with_its_subject():
     assert document["safety"]["events_per_version"] == {"b-1": 0, "alpha/a-1": 0, "gamma/a-1": 1}
     assert document["safety"]["disqualified"]["versions"] == ["gamma/a-1"]
     assert document["versions"]["gamma/a-1"] == {"subject_id": "gamma", "subject_version": "a-1"}
-    # The per-run table given is left as it was.
-    assert per_run(runs).column("subject_version").count("a-1") == 5
+    # The tallies given are left as they were.
+    assert [g.subject_version for g in groups].count("a-1") == 3  # a-1 OXID, NOWE; c-1 OXID
 
 
 def test_findings_json_keeps_an_exact_fraction_whose_terms_pass_64_bits(tmp_path):

@@ -4,7 +4,8 @@ rule findings:
     input:
         code=library("contracts", "formulas", "rendering", "report"),
         verdict=rules.cross_check.output.verdict,
-        counted=expand(rules.per_run.output.counted, partition=PARTITIONS),
+        # The runs that count, summed per (subject, version, family) (§§ 1–3, 7).
+        tallies=expand(rules.per_run.output.tallies, partition=PARTITIONS),
         metrics_per_subject=expand(rules.metrics_per_subject.output[0], partition=PARTITIONS),
         criterion_scores=expand(rules.per_run.output.criterion_scores, partition=PARTITIONS),
         # The critical fails of the scorings that count, with their evidence (§ 1).

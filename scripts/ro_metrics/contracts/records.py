@@ -367,6 +367,55 @@ def read_per_run_summary(path) -> PerRunSummary:
     return PerRunSummary(**read_json(path))
 
 
+# --- The findings' tallies (rule per_run → rule findings): a partition's counted runs
+# summed per (subject, version, family), so that the findings step reads a few integers
+# per group instead of every run (formulas.findings.group_tallies).
+
+
+@dataclass
+class Tally:
+    """Integer sums of some scored runs: everything findings.md §§ 1–3 and 7 need of
+    them. Every field is a sum over the runs, so the Tally of two sets of runs is the sum
+    of their Tallies (add)."""
+
+    n_runs: int = 0
+    n_pass: int = 0
+    clipped_halves: int = 0  # Σ 2 · clipped_score
+    n_critical: int = 0
+    confidence_sum: int = 0  # Σ reported confidence, 0–100 each
+    quarters_sum: int = 0  # Σ 4 · correctness
+    n_wrong: int = 0  # correctness 0
+    confidence_wrong_sum: int = 0
+    n_fail: int = 0  # classification Fail
+    confidence_fail_sum: int = 0
+
+    def add(self, other: "Tally") -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+class GroupTally(NamedTuple):
+    """The counted runs of one (subject_id, subject_version, family) of a partition:
+    the case ids with a run (sorted) and their Tally."""
+
+    subject_id: str
+    subject_version: str
+    family: str
+    case_ids: list[str]
+    tally: Tally
+
+
+def write_group_tallies(path, groups: list[GroupTally]) -> None:
+    write_json(path, {"groups": groups})
+
+
+def read_group_tallies(path) -> list[GroupTally]:
+    return [
+        GroupTally(subject_id, version, family, case_ids, Tally(**tally))
+        for subject_id, version, family, case_ids, tally in read_json(path)["groups"]
+    ]
+
+
 def _public_answer(fields: list) -> PublicAnswer:
     return PublicAnswer(*fields)
 

@@ -12,22 +12,29 @@ records.fraction_fact; only the Wilson and bootstrap bounds, the standard deviat
 (Q_final, Brier, ECE) are taken as their published texts, so a fact cannot disagree
 with the leaderboard.
 
-No pandas: this step runs on every new scoring (its import alone costs ~0.4 s), and
-the group-bys here are one pass over the per-run rows into integer tallies per
-(version, family), then work over versions × families; plain dicts and Fractions are
-exact and fast enough (docs/findings-json.md).
+No pandas: this step runs on every new scoring (its import alone costs ~0.4 s). The
+per-run rows are summed once, per partition, in the per-run step (group_tallies: integer
+tallies per (subject, version, family), records.GroupTally); this step combines the
+partitions' tallies (combined_tallies), then works over versions × families; plain
+dicts and Fractions are exact and fast enough (docs/findings-json.md).
 """
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import groupby
 from operator import itemgetter
 from typing import NamedTuple
 
-from ro_metrics.contracts.records import RankingEvidence, Verdict, fraction_fact
+from ro_metrics.contracts.records import (
+    GroupTally,
+    RankingEvidence,
+    Tally,
+    Verdict,
+    fraction_fact,
+)
 from ro_metrics.contracts.tables import (
     CRITICAL_FAIL_COLUMNS,
     PER_RUN_COLUMNS,
@@ -119,27 +126,7 @@ def mean_of_published(texts: list[str]) -> float | None:
     return rounded(sum((Fraction(text) for text in texts), Fraction(0)) / len(texts))
 
 
-# --- One pass over the per-run rows.
-
-
-@dataclass
-class Tally:
-    """Integer sums of some scored runs: everything §§ 1–3 and 7 need of them."""
-
-    n_runs: int = 0
-    n_pass: int = 0
-    clipped_halves: int = 0  # Σ 2 · clipped_score
-    n_critical: int = 0
-    confidence_sum: int = 0  # Σ reported confidence, 0–100 each
-    quarters_sum: int = 0  # Σ 4 · correctness
-    n_wrong: int = 0  # correctness 0
-    confidence_wrong_sum: int = 0
-    n_fail: int = 0  # classification Fail
-    confidence_fail_sum: int = 0
-
-    def add(self, other: "Tally") -> None:
-        for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+# --- One pass over the per-run rows (per partition), the partitions' tallies combined.
 
 
 def pooled(tallies) -> Tally:
@@ -153,6 +140,7 @@ def pooled(tallies) -> Tally:
 class RunTallies:
     """The per-run table reduced to one Tally per (subject_version, family)."""
 
+    n_runs: int = 0  # every scored run, a version's of two subjects included
     cells: dict[tuple[str, str], Tally] = field(default_factory=dict)
     subject_of: dict[str, str] = field(default_factory=dict)  # subject_version → subject_id
     cases: dict[str, set[str]] = field(default_factory=dict)  # family → case ids with runs
@@ -204,10 +192,10 @@ _MEASURES = [
 ]
 
 
-def tally_runs(per_run: Rows) -> RunTallies:
-    """Sum the per-run rows into a Tally per (subject_version, family): the rows grouped
-    in one pass, each group's columns summed at C speed (10^5 runs in a few tens of ms)."""
-    result = RunTallies()
+def group_tallies(per_run: Rows) -> list[GroupTally]:
+    """The per-run rows summed per (subject_id, subject_version, family), sorted by that
+    key: each group's case ids and its Tally (group_tally). The rows are grouped in one
+    pass, each group's columns summed at C speed (10^5 runs in a few tens of ms)."""
     key_of, measures_of = itemgetter(*_KEY), itemgetter(*_MEASURES)
     # Keyed by subject_id too, so that a subject_version two subjects share is found.
     groups: dict[tuple[str, str, str], list] = {}
@@ -220,23 +208,52 @@ def tally_runs(per_run: Rows) -> RunTallies:
     # per_run.csv's order (subject_id, case_id, ...) keeps a family's runs together.
     for key, members in groupby(rows, key_of):
         groups.setdefault(key, []).extend(members)
+    tallies = []
     for key in sorted(groups):
-        subject_id, version, family = key
         members = groups[key]
-        result.cases.setdefault(family, set()).update(row[_CASE] for row in members)
         columns = zip(*map(measures_of, members), strict=True)
         tally = group_tally(*(list(column) for column in columns))
+        tallies.append(GroupTally(*key, sorted({row[_CASE] for row in members}), tally))
+    return tallies
+
+
+def combined_tallies(groups: Iterable[GroupTally]) -> RunTallies:
+    """The groups of every partition combined: the Tally of (v, f) = Σ over the groups
+    of (subject, v, f) of their Tallies, cases(f) = ∪ of the case ids of f's groups,
+    n_runs = Σ of every group's n_runs. Each field of a Tally being a sum over runs, the
+    result is that of group_tallies over all the partitions' rows together. A
+    subject_version of two subjects is a problem (findings.json keys versions by
+    subject_version), and its second subject's runs are left out of the cells."""
+    summed: dict[tuple[str, str, str], tuple[set[str], Tally]] = {}
+    for group in groups:
+        cases, tally = summed.setdefault(
+            (group.subject_id, group.subject_version, group.family), (set(), Tally())
+        )
+        cases.update(group.case_ids)
+        tally.add(group.tally)
+    result = RunTallies()
+    for key in sorted(summed):
+        subject_id, version, family = key
+        cases, tally = summed[key]
+        result.n_runs += tally.n_runs
+        result.cases.setdefault(family, set()).update(cases)
         if result.subject_of.setdefault(version, subject_id) != subject_id:
             problem = (
                 f"subject_version {version!r} belongs to subjects "
                 f"{result.subject_of[version]!r} and {subject_id!r}: findings.json keys "
                 "versions by subject_version"
             )
-            if ("per_run", problem) not in result.problems:
-                result.problems.append(("per_run", problem))
+            if ("tallies", problem) not in result.problems:
+                result.problems.append(("tallies", problem))
             continue
         result.cells[version, family] = tally
     return result
+
+
+def tally_runs(per_run: Rows) -> RunTallies:
+    """The RunTallies of some per-run rows (one partition's or all): combined_tallies of
+    their group_tallies."""
+    return combined_tallies(group_tallies(per_run))
 
 
 # --- findings.json's key of a version.
@@ -259,7 +276,7 @@ def version_keys(subjects: list[dict[str, str]]) -> dict[tuple[str, str], str]:
 class KeyedInputs(NamedTuple):
     """The findings' inputs with every subject_version replaced by its key."""
 
-    per_run: Rows
+    groups: list[GroupTally]
     subjects: list[dict[str, str]]
     evidence: RankingEvidence
     critical_rows: list[list]
@@ -270,7 +287,7 @@ class KeyedInputs(NamedTuple):
 
 
 def keyed_inputs(
-    per_run: Rows,
+    groups: list[GroupTally],
     subjects: list[dict[str, str]],
     evidence: RankingEvidence,
     critical_rows: list[list],
@@ -285,7 +302,7 @@ def keyed_inputs(
     names = {key: {"subject_id": s, "subject_version": v} for (s, v), key in keys.items()}
     if all(key == version for (_, version), key in keys.items()):
         return KeyedInputs(
-            per_run,
+            groups,
             subjects,
             evidence,
             critical_rows,
@@ -298,11 +315,6 @@ def keyed_inputs(
     def key(subject_id: str, version: str) -> str:
         return keys.get((subject_id, version), version)
 
-    sid, sv = PER_RUN_COLUMNS.index("subject_id"), PER_RUN_COLUMNS.index("subject_version")
-    records = [list(record) for record in per_run.records]
-    for record in records:
-        record[sv] = key(record[sid], record[sv])
-
     def rows(table):
         return [
             {**row, "subject_version": key(row["subject_id"], row["subject_version"])}
@@ -310,7 +322,10 @@ def keyed_inputs(
         ]
 
     return KeyedInputs(
-        per_run=Rows(records, per_run.indices),
+        groups=[
+            group._replace(subject_version=key(group.subject_id, group.subject_version))
+            for group in groups
+        ],
         subjects=rows(subjects),
         evidence=RankingEvidence(
             n_replicates=evidence.n_replicates,
@@ -379,14 +394,14 @@ def input_problems(
     tallies: RunTallies, board: Leaderboard, evidence: RankingEvidence
 ) -> list[tuple[str, str]]:
     """What keeps the inputs from fitting together, every problem (input name, message):
-    a version of the per-run table without a row of metrics_per_subject.csv (or the
-    reverse), a version without its three ranks in rankings.json."""
+    a version of the tallies without a row of metrics_per_subject.csv (or the reverse), a
+    version without its three ranks in rankings.json."""
     problems = list(tallies.problems)
     in_runs = set(tallies.subject_of)
     for version in sorted(in_runs - set(board.rows)):
         problems.append(("metrics_per_subject", f"no row of subject_version {version!r}"))
     for version in sorted(set(board.rows) - in_runs):
-        problems.append(("per_run", f"no scored run of subject_version {version!r}"))
+        problems.append(("tallies", f"no scored run of subject_version {version!r}"))
     for test in evidence.neighbours:
         for version in (test.upper_subject_version, test.lower_subject_version):
             if version not in board.rows or board.rank(version) is None:
@@ -764,7 +779,7 @@ def findings_document(
     *,
     benchmark_version: str,
     verdict: Verdict,
-    per_run: Rows,
+    tallies: RunTallies,
     subjects: list[dict[str, str]],
     critical_rows: list[list],
     evidence: RankingEvidence,
@@ -775,10 +790,10 @@ def findings_document(
 ) -> Findings:
     """Every fact of findings.md (docs/findings-json.md): the benchmark version and the
     inputs digest of metadata.json, the counts, the bootstrap's seed and replicates, §§
-    1–4 and 7 computed here, § 5 (`structure`) and § 6 (`cost`) as given; `versions`,
-    each version's key (keyed_inputs) → its subject_id and subject_version.
+    1–4 and 7 computed here from the scored runs' tallies (combined_tallies), § 5
+    (`structure`) and § 6 (`cost`) as given; `versions`, each version's key
+    (keyed_inputs) → its subject_id and subject_version.
     Raises FindingsInputError with every problem when the inputs do not fit together."""
-    tallies = tally_runs(per_run)
     board = Leaderboard.of(subjects)
     problems = input_problems(tallies, board, evidence)
     if problems:
@@ -795,7 +810,7 @@ def findings_document(
             for v in board.order
         },
         "n_cases": sum(len(cases) for cases in tallies.cases.values()),
-        "n_scored_runs": len(per_run),
+        "n_scored_runs": tallies.n_runs,
         "bootstrap": {"seed": evidence.seed, "replicates": evidence.n_replicates},
         "safety": safety_facts(tallies, board, critical_rows, evidence),
         "families": family_facts(tallies, board),
