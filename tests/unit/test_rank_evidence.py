@@ -316,6 +316,16 @@ def test_case_values_and_delta_q_are_exact():
     assert rk.mean_difference([]) is None
 
 
+def test_case_values_keep_a_consolidated_half_score():
+    # Under double review a clipped score may be a half: α = 1/2, c1's runs Conditional
+    # 8.5 (1/2 · 8.5/12 = 17/48) and Fail 3 (1/2 · 3/12 = 6/48): mean 23/96; c2's runs
+    # Pass 11 (1/2 + 11/24 = 23/24) and Pass 11.5 (1/2 + 23/48 = 47/48): mean 93/96.
+    runs = [("c2", "Pass", 11), ("c1", "Conditional", 8.5), ("c1", "Fail", 3), ("c2", "Pass", 11.5)]
+    values = rk.case_values(subject("x", runs), Fraction(1, 2))
+    assert values == {"c1": Fraction(23, 96), "c2": Fraction(93, 96)}
+    assert list(values) == ["c1", "c2"]
+
+
 def test_alpha_is_read_as_its_decimal_text():
     # α = 0.3 (3/10, not the binary float): a Pass run with clipped 6 gives
     # 3/10 + 7/10 · 6/12 = 3/10 + 7/20 = 13/20.

@@ -215,7 +215,8 @@ def case_values(subject: un.SubjectRuns, alpha: Fraction) -> dict[str, Fraction]
         subject.case_ids, subject.classifications, subject.clipped_scores, strict=True
     ):
         passed = 1 if classification == PASS else 0
-        term = alpha * passed + (1 - alpha) * Fraction(int(clipped), MAX_RAW_SCORE)
+        # Fraction(clipped): exact for a consolidated run's half score too (a binary float).
+        term = alpha * passed + (1 - alpha) * Fraction(clipped) / MAX_RAW_SCORE
         totals[case] = totals.get(case, Fraction(0)) + term
         counts[case] = counts.get(case, 0) + 1
     return {case: totals[case] / counts[case] for case in sorted(totals)}
