@@ -12,6 +12,8 @@ arbiter's scoring, or pending and left out. From them and the public golds:
 - critical_fails.csv's rows: each critical fail of a scoring that counts, with the model's
   own words behind it (ro_metrics.formulas.evidence);
 - counted.json: the per-run rows of the runs that count, typed, for the metrics;
+- case_sums.json (records.CaseSums): each subject version's counted runs reduced to
+  integer sums per case, all the uncertainty step's bootstrap reads of them;
 - consolidation.json: which scoring of each run counts, for the site's pages;
 - reviews.json (records.PartitionReviews): the reviews' problems and pending scorings,
   the review pairs, the pending runs and the newest scoring, for the global steps.
@@ -29,6 +31,7 @@ from ro_metrics.contracts.records import (
     read_critical_fails,
     read_golds_summary,
     read_scored_runs,
+    write_case_sums,
     write_consolidation,
     write_partition_reviews,
 )
@@ -38,6 +41,7 @@ from ro_metrics.contracts.tables import (
     CRITICAL_FAIL_COLUMNS,
     PENDING_COLUMNS,
     PER_RUN_COLUMNS,
+    Rows,
     write_csv,
     write_per_run_table,
 )
@@ -52,6 +56,7 @@ from ro_metrics.formulas.per_run import (
     pending_rows,
     per_run_rows,
 )
+from ro_metrics.formulas.uncertainty_table import version_case_sums
 
 
 def main(smk) -> None:
@@ -101,7 +106,11 @@ def main(smk) -> None:
         if (fail.subject_id, fail.case_id, fail.run_id, fail.reviewer_id) in counted
     ]
     write_csv(smk.output.critical_fails, CRITICAL_FAIL_COLUMNS, critical_fail_rows(fails))
-    write_per_run_table(smk.output.counted, per_run_rows(consolidation.runs, golds))
+    counted_rows = per_run_rows(consolidation.runs, golds)
+    write_per_run_table(smk.output.counted, counted_rows)
+    write_case_sums(
+        smk.output.case_sums, version_case_sums(Rows(counted_rows, range(len(counted_rows))))
+    )
     write_consolidation(smk.output.consolidation, consolidation)
     newest = newest_timestamp(run.scoring_timestamp_utc for run in runs) if runs else ""
     write_partition_reviews(

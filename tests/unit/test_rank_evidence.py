@@ -29,12 +29,12 @@ from ro_metrics.formulas import uncertainty as un
 
 
 def subject(subject_id, runs, eligible=True, confidence=70, correctness=1.0):
-    """A version from (case, classification, clipped) runs; confidences, correctness
-    given per run when they are lists."""
+    """A version from (case, classification, clipped) runs, as the bootstrap reads it (its
+    per-case sums); confidences, correctness given per run when they are lists."""
     n = len(runs)
     confidences = confidence if isinstance(confidence, list) else [confidence] * n
     correct = correctness if isinstance(correctness, list) else [correctness] * n
-    return un.SubjectRuns(
+    runs = un.SubjectRuns(
         subject_id=subject_id,
         subject_version="v1",
         case_ids=[case for case, _, _ in runs],
@@ -44,6 +44,7 @@ def subject(subject_id, runs, eligible=True, confidence=70, correctness=1.0):
         correctness=correct,
         eligible=eligible,
     )
+    return un.SubjectCases(un.case_sums(runs), eligible)
 
 
 UPPER_RUNS = [

@@ -22,6 +22,8 @@ rule per_run:
         critical_fails=f"{PARTITION}/critical_fails.csv",
         # The consolidated runs as typed per-run rows: what the metrics are computed from.
         counted=f"{PARTITION}/counted.json",
+        # Each subject version's counted runs as integer sums per case: the bootstrap's.
+        case_sums=f"{PARTITION}/case_sums.json",
         # Which scoring of each run counts, and the runs pending their review (the pages).
         consolidation=f"{PARTITION}/consolidation.json",
         # The review pairs (agreement), the reviews' problems and pending scorings (the
