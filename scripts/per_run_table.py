@@ -14,6 +14,8 @@ arbiter's scoring, or pending and left out. From them and the public golds:
 - counted.json: the per-run rows of the runs that count, typed, for the metrics;
 - tallies.json (records.GroupTally): those rows summed per (subject, version, family),
   integers, for the findings (formulas.findings.group_tallies);
+- case_sums.json (records.CaseSums): each subject version's counted runs reduced to
+  integer sums per case, all the uncertainty step's bootstrap reads of them;
 - consolidation.json: which scoring of each run counts, for the site's pages;
 - reviews.json (records.PartitionReviews): the reviews' problems and pending scorings,
   the review pairs, the pending runs and the newest scoring, for the global steps.
@@ -31,6 +33,7 @@ from ro_metrics.contracts.records import (
     read_critical_fails,
     read_golds_summary,
     read_scored_runs,
+    write_case_sums,
     write_consolidation,
     write_group_tallies,
     write_partition_reviews,
@@ -57,6 +60,7 @@ from ro_metrics.formulas.per_run import (
     pending_rows,
     per_run_rows,
 )
+from ro_metrics.formulas.uncertainty_table import version_case_sums
 
 
 def main(smk) -> None:
@@ -108,9 +112,9 @@ def main(smk) -> None:
     write_csv(smk.output.critical_fails, CRITICAL_FAIL_COLUMNS, critical_fail_rows(fails))
     counted_rows = per_run_rows(consolidation.runs, golds)
     write_per_run_table(smk.output.counted, counted_rows)
-    write_group_tallies(
-        smk.output.tallies, group_tallies(Rows(counted_rows, range(len(counted_rows))))
-    )
+    counted_table = Rows(counted_rows, range(len(counted_rows)))
+    write_group_tallies(smk.output.tallies, group_tallies(counted_table))
+    write_case_sums(smk.output.case_sums, version_case_sums(counted_table))
     write_consolidation(smk.output.consolidation, consolidation)
     newest = newest_timestamp(run.scoring_timestamp_utc for run in runs) if runs else ""
     write_partition_reviews(

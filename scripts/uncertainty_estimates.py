@@ -2,39 +2,36 @@
 and rankings.json, what the same bootstrap says of the order (ranks of every version on
 Q_final, Brier and ECE, Spearman's ρ, the leaderboard's neighbour tests).
 
-The estimates are the texts of metrics_per_subject.csv: the same function computes
-them from the same per-run table, so this step runs beside step 3 instead of after
-it (ro_metrics.formulas.uncertainty_table; methods in
+The estimates and the statuses are those of metrics_per_subject.csv, read from its
+partitions' fragments as publish assembles them; the bootstrap reads each partition's
+per-case sums (case_sums.json, written by per_run), never the per-run rows
+(ro_metrics.formulas.uncertainty_table; methods in
 system/rubric/v1.0/uncertainty_methods.md).
 """
 
 from ro_metrics.contracts.files import step_logger, without_cycle_collector
-from ro_metrics.contracts.records import write_ranking_evidence
+from ro_metrics.contracts.records import read_case_sums, write_ranking_evidence
 from ro_metrics.contracts.tables import (
     SUBJECT_COLUMNS,
     UNCERTAINTY_COLUMNS,
-    read_per_run,
+    assembled_table,
     write_csv,
 )
-from ro_metrics.formulas.aggregates import subject_rows
 from ro_metrics.formulas.rank_evidence import ranking_evidence, replicates_without_common_cases
 from ro_metrics.formulas.uncertainty import bootstrap_result, bootstrap_sample
-from ro_metrics.formulas.uncertainty_table import subject_runs, uncertainty_rows
+from ro_metrics.formulas.uncertainty_table import subject_cases, uncertainty_rows
 
 
 def main(smk) -> None:
     without_cycle_collector()
     log = step_logger("uncertainty", smk.log[0])
-    per_run = read_per_run(smk.input.counted)
-    # The rows of metrics_per_subject.csv as their CSV texts (write_csv writes str()).
-    metrics = [
-        dict(zip(SUBJECT_COLUMNS, map(str, row), strict=True))
-        for row in subject_rows(per_run, smk.params.alpha)
-    ]
+    # The rows of metrics_per_subject.csv as their CSV texts.
+    metrics = assembled_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS)
     statuses = {(r["subject_id"], r["subject_version"]): r["leaderboard_status"] for r in metrics}
+    case_sums = [sums for path in smk.input.case_sums for sums in read_case_sums(path)]
     # One draw for both outputs: the rankings read the very replicates of the intervals.
     sample = bootstrap_sample(
-        subject_runs(per_run, statuses),
+        subject_cases(case_sums, statuses),
         alpha=smk.params.alpha,
         replicates=smk.params.replicates,
         seed=smk.params.seed,

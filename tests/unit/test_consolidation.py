@@ -21,7 +21,7 @@ from ro_metrics.formulas.consolidation import (
     coverage_with_reviews,
 )
 from ro_metrics.formulas.per_run import consolidated_rows, per_run_row
-from ro_metrics.formulas.uncertainty import SubjectRuns, replicate_metrics
+from ro_metrics.formulas.uncertainty import SubjectCases, SubjectRuns, case_sums, replicate_metrics
 
 REPO = Path(__file__).resolve().parents[2]
 POLICY_FILE = REPO / "system/rubric/v1.0/review_policy.yaml"
@@ -363,7 +363,8 @@ def test_metrics_on_a_half_clipped_score_and_a_quarter_correctness():
     )
     import numpy as np
 
-    values = replicate_metrics([subject], 0.5, np.array([[1, 1]])).values
+    cases = SubjectCases(case_sums(subject), subject.eligible)
+    values = replicate_metrics([cases], 0.5, np.array([[1, 1]])).values
     assert values["mean_clipped_score"][0, 0] == 8.75
     assert values["brier"][0, 0] == 0.05125
     assert values["ece"][0, 0] == 0.225

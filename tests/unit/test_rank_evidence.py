@@ -29,12 +29,12 @@ from ro_metrics.formulas import uncertainty as un
 
 
 def subject(subject_id, runs, eligible=True, confidence=70, correctness=1.0):
-    """A version from (case, classification, clipped) runs; confidences, correctness
-    given per run when they are lists."""
+    """A version from (case, classification, clipped) runs, as the bootstrap reads it (its
+    per-case sums); confidences, correctness given per run when they are lists."""
     n = len(runs)
     confidences = confidence if isinstance(confidence, list) else [confidence] * n
     correct = correctness if isinstance(correctness, list) else [correctness] * n
-    return un.SubjectRuns(
+    runs = un.SubjectRuns(
         subject_id=subject_id,
         subject_version="v1",
         case_ids=[case for case, _, _ in runs],
@@ -44,6 +44,7 @@ def subject(subject_id, runs, eligible=True, confidence=70, correctness=1.0):
         correctness=correct,
         eligible=eligible,
     )
+    return un.SubjectCases(un.case_sums(runs), eligible)
 
 
 UPPER_RUNS = [
@@ -314,6 +315,16 @@ def test_case_values_and_delta_q_are_exact():
     assert rk.mean_difference(differences) == Fraction(1, 4)
     assert rk.scaled_to_integers(differences) == ([6, 3, -1, 4], 12)
     assert rk.mean_difference([]) is None
+
+
+def test_case_values_keep_a_consolidated_half_score():
+    # Under double review a clipped score may be a half: α = 1/2, c1's runs Conditional
+    # 8.5 (1/2 · 8.5/12 = 17/48) and Fail 3 (1/2 · 3/12 = 6/48): mean 23/96; c2's runs
+    # Pass 11 (1/2 + 11/24 = 23/24) and Pass 11.5 (1/2 + 23/48 = 47/48): mean 93/96.
+    runs = [("c2", "Pass", 11), ("c1", "Conditional", 8.5), ("c1", "Fail", 3), ("c2", "Pass", 11.5)]
+    values = rk.case_values(subject("x", runs), Fraction(1, 2))
+    assert values == {"c1": Fraction(23, 96), "c2": Fraction(93, 96)}
+    assert list(values) == ["c1", "c2"]
 
 
 def test_alpha_is_read_as_its_decimal_text():

@@ -14,6 +14,7 @@ Hand values (all at 95 %, z = Φ⁻¹(0.975) = 1.959963984540054, z² = 3.841458
   returned p: 0.05 to 1e-9).
 """
 
+import json
 import math
 import random
 import time
@@ -25,6 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ro_metrics.contracts.records import CaseSums, read_case_sums, write_case_sums
 from ro_metrics.contracts.vocabulary import FAMILIES
 from ro_metrics.formulas import metrics as cm
 from ro_metrics.formulas import uncertainty as un
@@ -237,6 +239,11 @@ def random_subject(rng, name, case_ids, runs_per_case, eligible=True, version="v
     return un.SubjectRuns(**{**vars(made), "classifications": classifications})
 
 
+def as_cases(subjects):
+    """What the bootstrap reads of each subject: its per-case sums, and its eligibility."""
+    return [un.SubjectCases(un.case_sums(s), s.eligible) for s in subjects]
+
+
 def mixed_corpus():
     rng = seeded(20260512)
     all_cases = cases(12)
@@ -300,9 +307,9 @@ def slow_bootstrap(subjects, alpha, weights, confidence_tail_denominator=40):
 
 def test_replicate_metrics_equal_compute_metrics_on_the_resampled_runs():
     subjects = mixed_corpus()
-    universe = un.case_universe(subjects)
+    universe = un.case_universe(as_cases(subjects))
     weights = un.draw_case_multiplicities(len(universe), 120, seed=3)
-    fast = un.replicate_metrics(subjects, 0.5, weights)
+    fast = un.replicate_metrics(as_cases(subjects), 0.5, weights)
     assert fast.keys == sorted(s.key for s in subjects)
     _, _, _, slow = slow_bootstrap(subjects, 0.5, weights)
     for column, key in enumerate(fast.keys):
@@ -316,8 +323,8 @@ def test_replicate_metrics_equal_compute_metrics_on_the_resampled_runs():
 
 def test_q_final_with_an_inexact_alpha_is_within_a_few_ulps():
     subjects = mixed_corpus()
-    weights = un.draw_case_multiplicities(len(un.case_universe(subjects)), 60, seed=4)
-    fast = un.replicate_metrics(subjects, 0.3, weights)
+    weights = un.draw_case_multiplicities(len(un.case_universe(as_cases(subjects))), 60, seed=4)
+    fast = un.replicate_metrics(as_cases(subjects), 0.3, weights)
     _, _, _, slow = slow_bootstrap(subjects, 0.3, weights)
     for column, key in enumerate(fast.keys):
         values = fast.values["q_final"][:, column][fast.defined[:, column]]
@@ -484,6 +491,68 @@ def test_bad_runs_are_rejected(change):
     good = subject("bad", [(cases(1)[0], 10, 80, 1)])
     with pytest.raises(ValueError):
         un.paired_case_bootstrap([un.SubjectRuns(**{**vars(good), **change})], 0.5, 10, seed=1)
+
+
+# Four runs given out of case order (hand values: q = 4 · correctness, h = 2 · clipped,
+# gap = c − 25q, bin = min(c // 10, 9) 0-based):
+#   c2 Pass 11,   c=85,  corr 1    → h 22, gap −15, square   225, bin 8
+#   c1 Cond 8.5,  c=40,  corr 0.75 → h 17, gap −35, square  1225, bin 4
+#   c1 Fail 3,    c=100, corr 0    → h  6, gap 100, square 10000, bin 9
+#   c2 Pass 12,   c=9,   corr 0.5  → h 24, gap −41, square  1681, bin 0
+HAND_RUNS = un.SubjectRuns(
+    subject_id="s",
+    subject_version="v1",
+    case_ids=["c2", "c1", "c1", "c2"],
+    classifications=[cm.PASS, cm.CONDITIONAL, cm.FAIL, cm.PASS],
+    clipped_scores=[11, 8.5, 3, 12],
+    confidences=[85, 40, 100, 9],
+    correctness=[1, 0.75, 0, 0.5],
+    eligible=False,
+)
+HAND_SUMS = [
+    # runs, #Pass, Σh, Σgap², then Σgap per bin 1..10
+    [2, 0, 23, 11225, 0, 0, 0, 0, -35, 0, 0, 0, 0, 100],
+    [2, 2, 46, 1906, -41, 0, 0, 0, 0, 0, 0, 0, -15, 0],
+]
+
+
+def test_case_sums_by_hand():
+    assert un.case_sums(HAND_RUNS) == CaseSums("s", "v1", ["c1", "c2"], HAND_SUMS)
+
+
+def test_case_sums_record_round_trip(tmp_path):
+    path = tmp_path / "case_sums.json"
+    other = CaseSums("a", "v2", ["c9"], [[1, 1, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]])
+    write_case_sums(path, [other, un.case_sums(HAND_RUNS)])
+    assert json.loads(path.read_bytes()) == {
+        "case_sums": [["a", "v2", ["c9"], other.sums], ["s", "v1", ["c1", "c2"], HAND_SUMS]]
+    }
+    assert read_case_sums(path) == [other, CaseSums("s", "v1", ["c1", "c2"], HAND_SUMS)]
+
+
+def test_full_sample_from_case_sums_is_compute_metrics():
+    # W = 1 over (c1, c2): the metrics of the four runs themselves.
+    full = un.replicate_metrics(
+        [un.SubjectCases(un.case_sums(HAND_RUNS), False)], 0.5, np.ones((1, 2), dtype=np.int64)
+    )
+    assert full.values["mean_clipped_score"][0, 0] == 34.5 / 4
+    assert full.values["brier"][0, 0] == (225 + 1225 + 10000 + 1681) / 40000
+    assert full.values["ece"][0, 0] == (35 + 100 + 41 + 15) / 400
+    assert full.values["q_final"][0, 0] == (0.5 * 2 / 4) + 0.5 * (34.5 / 4) / 12
+
+
+@pytest.mark.parametrize(
+    "sums",
+    [
+        CaseSums("s", "v1", ["c1"], [[1, 0, 0]]),  # not 14 integers
+        CaseSums("s", "v1", ["c1", "c2"], HAND_SUMS[:1]),  # a case without its sums
+        CaseSums("s", "v1", [], []),  # no case
+    ],
+)
+def test_malformed_case_sums_are_rejected(sums):
+    weights = np.ones((1, len(sums.case_ids)), dtype=np.int64)
+    with pytest.raises(ValueError, match="per-case sums"):
+        un.replicate_metrics([un.SubjectCases(sums, True)], 0.5, weights)
 
 
 def test_a_subject_version_given_twice_is_rejected():

@@ -24,6 +24,8 @@ rule per_run:
         counted=f"{PARTITION}/counted.json",
         # Those runs summed per (subject, version, family), integers: what findings reads.
         tallies=f"{PARTITION}/tallies.json",
+        # Each subject version's counted runs as integer sums per case: the bootstrap's.
+        case_sums=f"{PARTITION}/case_sums.json",
         # Which scoring of each run counts, and the runs pending their review (the pages).
         consolidation=f"{PARTITION}/consolidation.json",
         # The review pairs (agreement), the reviews' problems and pending scorings (the

@@ -1,10 +1,12 @@
 # Intervals beside every published metric (uncertainty.csv) and what the same paired
 # case bootstrap says of the order (rankings.json: ranks, neighbour tests, Spearman's ρ),
-# over every partition's counted runs.
+# from every partition's per-case sums of its counted runs and its rows of
+# metrics_per_subject.csv (the estimates' texts and the statuses).
 rule uncertainty:
     input:
         code=library("contracts", "formulas"),
-        counted=expand(rules.per_run.output.counted, partition=PARTITIONS),
+        case_sums=expand(rules.per_run.output.case_sums, partition=PARTITIONS),
+        metrics_per_subject=expand(rules.metrics_per_subject.output[0], partition=PARTITIONS),
     output:
         table=f"{STAGED}/uncertainty.csv",
         rankings=f"{CACHE}/rankings.json",

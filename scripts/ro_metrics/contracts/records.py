@@ -469,6 +469,31 @@ def read_case_rows(path) -> list[CaseRows]:
     return [CaseRows(*rows) for rows in read_json(path)["case_rows"]]
 
 
+# --- The bootstrap (formulas/uncertainty.py): what the per_run step hands the uncertainty step.
+
+
+class CaseSums(NamedTuple):
+    """One subject version's counted runs reduced to integer sums per case: what a
+    partition's per_run step hands the uncertainty step (case_sums.json), which then never
+    reads the per-run rows. sums[j] is case_ids[j]'s (case ids sorted): [runs, #Pass,
+    Σ 2·clipped, Σ (c − 25q)², then Σ (c − 25q) over the runs of each of the 10 ECE
+    bins], c the integer confidence and q = 4 · correctness
+    (formulas/uncertainty.case_sums)."""
+
+    subject_id: str
+    subject_version: str
+    case_ids: list[str]  # sorted
+    sums: list[list[int]]  # one list of 14 integers per case, in case_ids' order
+
+
+def write_case_sums(path, versions: list[CaseSums]) -> None:
+    write_json(path, {"case_sums": versions})
+
+
+def read_case_sums(path) -> list[CaseSums]:
+    return [CaseSums(*version) for version in read_json(path)["case_sums"]]
+
+
 # --- Findings (findings.md): what the load and uncertainty steps hand to the findings step.
 
 

@@ -31,7 +31,7 @@ from ro_metrics.contracts.records import (
     RankCorrelation,
     RankingEvidence,
 )
-from ro_metrics.contracts.vocabulary import MAX_RAW_SCORE, PASS
+from ro_metrics.contracts.vocabulary import MAX_RAW_SCORE
 from ro_metrics.formulas import uncertainty as un
 from ro_metrics.formulas.ranking import ranked
 
@@ -205,20 +205,20 @@ def full_sample_metrics(sample: un.BootstrapSample) -> un.ReplicateMetrics:
 # --- Neighbour tests ----------------------------------------------------------------------
 
 
-def case_values(subject: un.SubjectRuns, alpha: Fraction) -> dict[str, Fraction]:
+def case_values(subject: un.SubjectCases, alpha: Fraction) -> dict[str, Fraction]:
     """Per case, the mean over the version's runs of the case of
     α·pass + (1 − α)·clipped/12 (pass = 1 for a Pass run, else 0), exactly: Q_final's
-    per-run term (aggregated_metrics.md: Q_final = α·P + (1 − α)·s̄/12)."""
-    totals: dict[str, Fraction] = {}
-    counts: dict[str, int] = {}
-    for case, classification, clipped in zip(
-        subject.case_ids, subject.classifications, subject.clipped_scores, strict=True
-    ):
-        passed = 1 if classification == PASS else 0
-        term = alpha * passed + (1 - alpha) * Fraction(int(clipped), MAX_RAW_SCORE)
-        totals[case] = totals.get(case, Fraction(0)) + term
-        counts[case] = counts.get(case, 0) + 1
-    return {case: totals[case] / counts[case] for case in sorted(totals)}
+    per-run term (aggregated_metrics.md: Q_final = α·P + (1 − α)·s̄/12). From the case's
+    sums (uncertainty.case_sums): (α·#Pass + (1 − α)·Σ 2·clipped / 24) / runs."""
+    halves_per_score = 2 * MAX_RAW_SCORE
+    return {
+        case: (
+            alpha * sums[un.CASE_PASSES]
+            + (1 - alpha) * Fraction(sums[un.CASE_CLIPPED_HALVES], halves_per_score)
+        )
+        / sums[un.CASE_RUNS]
+        for case, sums in zip(subject.case_ids, subject.sums.sums, strict=True)
+    }
 
 
 def paired_differences(

@@ -28,6 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ro_metrics.contracts.records import CaseSums
 from ro_metrics.contracts.vocabulary import CONDITIONAL, FAIL, MAX_RAW_SCORE, N_BINS, PASS
 from ro_metrics.formulas.intervals import exact_confidence as _exact_confidence
 
@@ -45,9 +46,11 @@ METHODS = {
     "critical_fail_rate": "clopper_pearson_one_sided_upper_95",
 }
 
-# Per-case integer features of a subject, then one gap sum per ECE bin.
-_N_RUNS, _PASSES, _CLIPPED, _SQUARES = range(4)
-_N_FEATURES = 4 + N_BINS
+# The per-case integer sums of a subject (records.CaseSums, ``case_sums``): runs, passes,
+# Σ 2·clipped, Σ (c − 25q)², then Σ (c − 25q) per ECE bin (one column per bin).
+CASE_RUNS, CASE_PASSES, CASE_CLIPPED_HALVES, CASE_GAP_SQUARES = range(4)
+CASE_GAP_BINS = 4
+CASE_FEATURES = CASE_GAP_BINS + N_BINS
 # Bound on the int64 totals held at once (elements), so a corpus with hundreds of
 # subjects is processed in slices of subjects instead of one B × (S · 14) matrix.
 _TOTALS_BUDGET = 4_000_000
@@ -157,6 +160,23 @@ class SubjectRuns:
 
 
 @dataclass(frozen=True)
+class SubjectCases:
+    """One subject version as the bootstrap reads it: its per-case integer sums
+    (``case_sums``) and whether it is ranked (False when Disqualified)."""
+
+    sums: CaseSums
+    eligible: bool
+
+    @property
+    def key(self) -> Key:
+        return (self.sums.subject_id, self.sums.subject_version)
+
+    @property
+    def case_ids(self) -> list[str]:
+        return self.sums.case_ids
+
+
+@dataclass(frozen=True)
 class BootstrapResult:
     """The paired case bootstrap of the whole leaderboard, per (subject_id, subject_version).
 
@@ -186,7 +206,7 @@ class ReplicateMetrics:
     defined: np.ndarray  # bool: the subject has at least one run in the replicate
 
 
-def case_universe(subjects: Sequence[SubjectRuns]) -> list[str]:
+def case_universe(subjects: Sequence[SubjectCases]) -> list[str]:
     """The cases a replicate draws from: the sorted union of every subject's case ids."""
     return sorted({case for subject in subjects for case in subject.case_ids})
 
@@ -217,10 +237,16 @@ def _check_draw_arguments(replicates: int, seed: int) -> None:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
 
 
-def _case_aggregates(subject: SubjectRuns, case_index: dict[str, int]) -> np.ndarray:
-    # (cases × features) integer sums of one subject, with q = 4 · correctness and the
-    # clipped scores in halves (a consolidated run's may be a half, multi-reviewer.md):
-    # runs, passes, Σ 2·clipped, Σ (c − 25q)², then Σ (c − 25q) per ECE bin.
+def case_sums(subject: SubjectRuns) -> CaseSums:
+    """Per case of the subject (its case ids sorted), the integer sums of its runs.
+
+    With c the integer confidence, q = 4 · correctness and h = 2 · clipped (integers: a
+    consolidated run's correctness may be a quarter and its clipped score a half,
+    multi-reviewer.md), over the runs of case j:
+    [runs, #Pass, Σ h, Σ (c − 25q)², Σ_{r∈B_1} (c − 25q), …, Σ_{r∈B_10} (c − 25q)]
+    (B_m the ECE bins of metrics.ece_bin). Every metric of a replicate is a ratio of
+    W-weighted sums of them (``replicate_metrics``). ``eligible`` is not read.
+    """
     n_runs = len(subject.case_ids)
     lengths = {
         len(subject.classifications),
@@ -245,6 +271,8 @@ def _case_aggregates(subject: SubjectRuns, case_index: dict[str, int]) -> np.nda
     gaps = confidences - 25 * quarters.astype(np.int64)
     # metrics.ece_bin, 0-based: m − 1 = min(c // 10, 9).
     bins = np.minimum(confidences // 10, N_BINS - 1)
+    case_ids = sorted(set(subject.case_ids))
+    case_index = {case: j for j, case in enumerate(case_ids)}
     cases = np.fromiter((case_index[c] for c in subject.case_ids), np.int64, n_runs)
     passes = np.fromiter((c == PASS for c in subject.classifications), np.int64, n_runs)
     doubled = np.asarray(subject.clipped_scores, dtype=np.float64) * 2
@@ -252,27 +280,42 @@ def _case_aggregates(subject: SubjectRuns, case_index: dict[str, int]) -> np.nda
         raise ValueError(f"{subject.key}: a clipped score is not a whole or half number")
     clipped = doubled.astype(np.int64)
 
-    n_cases = len(case_index)
-    table = np.zeros((n_cases, _N_FEATURES), dtype=np.int64)
-    np.add.at(table[:, _N_RUNS], cases, 1)
-    np.add.at(table[:, _PASSES], cases, passes)
-    np.add.at(table[:, _CLIPPED], cases, clipped)
-    np.add.at(table[:, _SQUARES], cases, gaps * gaps)
-    bin_table = np.zeros((n_cases, N_BINS), dtype=np.int64)
+    table = np.zeros((len(case_ids), CASE_FEATURES), dtype=np.int64)
+    np.add.at(table[:, CASE_RUNS], cases, 1)
+    np.add.at(table[:, CASE_PASSES], cases, passes)
+    np.add.at(table[:, CASE_CLIPPED_HALVES], cases, clipped)
+    np.add.at(table[:, CASE_GAP_SQUARES], cases, gaps * gaps)
+    bin_table = np.zeros((len(case_ids), N_BINS), dtype=np.int64)
     np.add.at(bin_table, (cases, bins), gaps)
-    table[:, 4:] = bin_table
+    table[:, CASE_GAP_BINS:] = bin_table
+    return CaseSums(subject.subject_id, subject.subject_version, case_ids, table.tolist())
+
+
+def _case_table(subject: SubjectCases, case_index: dict[str, int]) -> np.ndarray:
+    # The subject's per-case sums in the universe's rows (cases × features), zero for
+    # the cases it has no run of.
+    rows = [case_index[case] for case in subject.case_ids]
+    sums = np.asarray(subject.sums.sums, dtype=np.int64)
+    if not rows or sums.shape != (len(rows), CASE_FEATURES):
+        raise ValueError(
+            f"{subject.key}: per-case sums must be {CASE_FEATURES} integers for each of "
+            "at least one case"
+        )
+    table = np.zeros((len(case_index), CASE_FEATURES), dtype=np.int64)
+    table[rows] = sums
     return table
 
 
 def replicate_metrics(
-    subjects: Sequence[SubjectRuns], alpha: float, multiplicities: np.ndarray
+    subjects: Sequence[SubjectCases], alpha: float, multiplicities: np.ndarray
 ) -> ReplicateMetrics:
     """Each replicate's metrics, the formulas of formulas/metrics.py on the resampled runs.
 
     A replicate with multiplicities W[b, ·] over ``case_universe(subjects)`` gives each
     run of case j the weight W[b, j]. With c the integer confidence, q = 4·correctness,
     h = 2·clipped (integers: a consolidated run's values are quarters and halves) and
-    N = Σ_j W[b, j] · runs_j (all sums weighted likewise):
+    N = Σ_j W[b, j] · runs_j (all sums weighted likewise, from the per-case sums of
+    ``case_sums``):
     s̄ = Σ h / (2·N); BS = Σ (c − 25q)² / (10000·N);
     ECE = Σ_m |Σ_{r∈B_m} (c − 25q)| / (100·N);
     Q_final = (α · 24·#Pass + (1 − α) · Σ h) / (24·N), i.e. α·P + (1 − α)·s̄/12.
@@ -295,23 +338,23 @@ def replicate_metrics(
     n_replicates, n_subjects = weights.shape[0], len(ordered)
     values = {name: np.empty((n_replicates, n_subjects)) for name in BOOTSTRAP_METRICS}
     defined = np.empty((n_replicates, n_subjects), dtype=bool)
-    per_slice = max(1, _TOTALS_BUDGET // (n_replicates * _N_FEATURES))
+    per_slice = max(1, _TOTALS_BUDGET // (n_replicates * CASE_FEATURES))
     for start in range(0, n_subjects, per_slice):
         chunk = ordered[start : start + per_slice]
-        table = np.concatenate([_case_aggregates(s, case_index) for s in chunk], axis=1)
-        totals = _exact_product(weights, table).reshape(n_replicates, len(chunk), _N_FEATURES)
-        n_runs = totals[:, :, _N_RUNS]
+        table = np.concatenate([_case_table(s, case_index) for s in chunk], axis=1)
+        totals = _exact_product(weights, table).reshape(n_replicates, len(chunk), CASE_FEATURES)
+        n_runs = totals[:, :, CASE_RUNS]
         ok = n_runs > 0
         # A dummy denominator keeps the division silent; those cells become NaN below.
         runs = np.where(ok, n_runs, 1)
-        clipped = totals[:, :, _CLIPPED]
-        passes = totals[:, :, _PASSES]
-        gap_sum = np.abs(totals[:, :, 4:]).sum(axis=2)
+        clipped = totals[:, :, CASE_CLIPPED_HALVES]
+        passes = totals[:, :, CASE_PASSES]
+        gap_sum = np.abs(totals[:, :, CASE_GAP_BINS:]).sum(axis=2)
         block = {
             "mean_clipped_score": clipped / (2 * runs),
             "q_final": (alpha * (2 * MAX_RAW_SCORE * passes) + (1 - alpha) * clipped)
             / (2 * MAX_RAW_SCORE * runs),
-            "brier": totals[:, :, _SQUARES] / (10000 * runs),
+            "brier": totals[:, :, CASE_GAP_SQUARES] / (10000 * runs),
             "ece": gap_sum / (100 * runs),
         }
         columns = slice(start, start + len(chunk))
@@ -415,7 +458,7 @@ class BootstrapSample:
     ``subjects`` sorted by key, ``cases`` = case_universe(subjects), ``weights`` the W of
     draw_case_multiplicities (replicates × cases), ``metrics`` = replicate_metrics(W)."""
 
-    subjects: list[SubjectRuns]
+    subjects: list[SubjectCases]
     alpha: float
     seed: int
     cases: list[str]
@@ -428,7 +471,7 @@ class BootstrapSample:
 
 
 def bootstrap_sample(
-    subjects: Sequence[SubjectRuns], alpha: float, replicates: int, seed: int
+    subjects: Sequence[SubjectCases], alpha: float, replicates: int, seed: int
 ) -> BootstrapSample:
     """W = draw_case_multiplicities(len(case_universe), replicates, seed) and the
     replicate metrics of the subjects under it (``paired_case_bootstrap`` says how)."""
@@ -466,9 +509,11 @@ def paired_case_bootstrap(
     ranks, p_rank_1 = #{replicates with rank 1} / n (a tie at rank 1 counts for every tied
     subject). Replicates in which a subject has no run are left out of its n (and of that
     replicate's ranking). The result does not depend on the order of ``subjects``.
+    Each subject is reduced to its per-case sums (``case_sums``) first.
     """
     _exact_confidence(confidence)
-    return bootstrap_result(bootstrap_sample(subjects, alpha, replicates, seed), confidence)
+    cases = [SubjectCases(case_sums(subject), subject.eligible) for subject in subjects]
+    return bootstrap_result(bootstrap_sample(cases, alpha, replicates, seed), confidence)
 
 
 def bootstrap_result(sample: BootstrapSample, confidence: float = 0.95) -> BootstrapResult:
@@ -504,7 +549,7 @@ def bootstrap_result(sample: BootstrapSample, confidence: float = 0.95) -> Boots
     return BootstrapResult(intervals, rank_intervals, p_rank_1, replicates, undefined)
 
 
-def _sorted_subjects(subjects: Sequence[SubjectRuns]) -> list[SubjectRuns]:
+def _sorted_subjects(subjects: Sequence[SubjectCases]) -> list[SubjectCases]:
     ordered = sorted(subjects, key=lambda subject: subject.key)
     for previous, current in itertools.pairwise(ordered):
         if previous.key == current.key:

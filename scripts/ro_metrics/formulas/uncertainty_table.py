@@ -6,10 +6,12 @@ metrics_per_subject.csv and the ranks those of the leaderboard; the intervals fo
 system/rubric/v1.0/uncertainty_methods.md (formulas/uncertainty.py computes them).
 """
 
+from ro_metrics.contracts.records import CaseSums
 from ro_metrics.contracts.tables import Rows, column, format_metric, groups
 from ro_metrics.contracts.vocabulary import ELIGIBLE
 from ro_metrics.formulas import uncertainty as un
 from ro_metrics.formulas.intervals import wilson_interval
+from ro_metrics.formulas.metrics import leaderboard_status
 from ro_metrics.formulas.ranking import ranked
 
 METRIC_ORDER = [
@@ -24,22 +26,36 @@ METRIC_ORDER = [
 ]
 
 
-def subject_runs(per_run: Rows, statuses) -> list[un.SubjectRuns]:
-    """The bootstrap's input: each subject version's runs, and whether it is ranked."""
+def version_case_sums(per_run: Rows) -> list[CaseSums]:
+    """Each subject version's per-case sums of its runs (uncertainty.case_sums), sorted by
+    (subject_id, subject_version): a partition's case_sums.json."""
     return [
-        un.SubjectRuns(
-            subject_id=subject_id,
-            subject_version=subject_version,
-            case_ids=column(runs, "case_id"),
-            classifications=column(runs, "classification"),
-            clipped_scores=column(runs, "clipped_score"),
-            confidences=column(runs, "reported_confidence"),
-            correctness=column(runs, "correctness"),
-            eligible=statuses[(subject_id, subject_version)] == ELIGIBLE,
+        un.case_sums(
+            un.SubjectRuns(
+                subject_id=subject_id,
+                subject_version=subject_version,
+                case_ids=column(runs, "case_id"),
+                classifications=column(runs, "classification"),
+                clipped_scores=column(runs, "clipped_score"),
+                confidences=column(runs, "reported_confidence"),
+                correctness=column(runs, "correctness"),
+                # Not stored: the uncertainty step reads the status metrics_per_subject
+                # publishes (the same leaderboard_status).
+                eligible=leaderboard_status(column(runs, "has_critical_fail")) == ELIGIBLE,
+            )
         )
         for (subject_id, subject_version), runs in groups(
             per_run, ["subject_id", "subject_version"]
         )
+    ]
+
+
+def subject_cases(case_sums: list[CaseSums], statuses) -> list[un.SubjectCases]:
+    """The bootstrap's input: each subject version's per-case sums, and whether it is
+    ranked (its leaderboard_status in metrics_per_subject.csv, ``statuses``)."""
+    return [
+        un.SubjectCases(sums, statuses[(sums.subject_id, sums.subject_version)] == ELIGIBLE)
+        for sums in case_sums
     ]
 
 
