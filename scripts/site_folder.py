@@ -15,11 +15,7 @@ import os
 import shutil
 from pathlib import Path
 
-from ro_metrics.contracts.files import step_logger, tell
-
-# What Snakemake writes into a directory() output when its job succeeded: the pages'
-# folders have it, the site gets its own.
-MARKER = ".snakemake_timestamp"
+from ro_metrics.contracts.files import DIRECTORY_MARKER, step_logger, tell
 
 
 def pages_of(folder: str) -> list[str]:
@@ -28,7 +24,7 @@ def pages_of(folder: str) -> list[str]:
     for directory, _, names in os.walk(folder):
         relative = os.path.relpath(directory, folder)
         for name in names:
-            if not (relative == "." and name == MARKER):
+            if not (relative == "." and name == DIRECTORY_MARKER):
                 found.append(name if relative == "." else f"{relative}/{name}")
     return found
 
@@ -39,7 +35,7 @@ def main(smk) -> None:
     site.mkdir(parents=True, exist_ok=True)
     # The marker first: a run killed while the folder fills leaves a folder the
     # configuration check (common.smk) still knows as the workflow's own.
-    (site / MARKER).touch()
+    (site / DIRECTORY_MARKER).touch()
     folders = [*smk.input.versions, *smk.input.cases, smk.input.front]
     source_of: dict[str, str] = {}
     linked = True

@@ -8,10 +8,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from ro_metrics.contracts.files import DIRECTORY_MARKER as SNAKEMAKE_MARKER
 from ro_metrics.site.site_files import site_page_paths
-
-# What Snakemake writes into a directory() output (the site folder is one).
-SNAKEMAKE_MARKER = ".snakemake_timestamp"
 
 
 def expected_site(corpus: Path, results: Path) -> list[str]:

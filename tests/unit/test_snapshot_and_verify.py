@@ -7,8 +7,8 @@ import stat
 
 import pytest
 
+from ro_metrics.contracts.files import DIRECTORY_MARKER as SNAKEMAKE_MARKER
 from ro_metrics.history.snapshot import (
-    SNAKEMAKE_MARKER,
     SnapshotDateError,
     differences,
     moved_date,

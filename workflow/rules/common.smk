@@ -15,7 +15,7 @@ from snakemake.utils import validate
 # pyproject's pythonpath.
 sys.path.insert(0, str(Path(workflow.basedir) / "scripts"))
 
-from ro_metrics.contracts.files import read_json
+from ro_metrics.contracts.files import DIRECTORY_MARKER, read_json
 from ro_metrics.contracts.published import (
     CHARTS,
     FINDINGS_REPORTS,
@@ -122,9 +122,9 @@ def site_folder_problem():
         return f"{SITE} is not a folder"
     # The marker Snakemake writes into a directory() output (rule site_folder writes it
     # first): the folder is the workflow's own.
-    if site.is_dir() and any(site.iterdir()) and not (site / ".snakemake_timestamp").is_file():
+    if site.is_dir() and any(site.iterdir()) and not (site / DIRECTORY_MARKER).is_file():
         return (
-            f"{SITE} holds files the workflow did not write (no .snakemake_timestamp), and "
+            f"{SITE} holds files the workflow did not write (no {DIRECTORY_MARKER}), and "
             "`snakemake site` would remove them: choose another folder, or empty it"
         )
     return None

@@ -42,6 +42,11 @@ def step_logger(name: str, log_path) -> logging.Logger:
     return logger
 
 
+# The empty file Snakemake writes into a directory() output when its job succeeded,
+# to carry the folder's date: not a page nor a published file.
+DIRECTORY_MARKER = ".snakemake_timestamp"
+
+
 def tell(message: str) -> None:
     """One line on the terminal, written at once so parallel jobs never interleave."""
     sys.stderr.write(message + "\n")

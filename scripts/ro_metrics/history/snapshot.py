@@ -20,13 +20,10 @@ from pathlib import Path
 
 import yaml
 
-from ro_metrics.contracts.files import write_bytes_atomic
+from ro_metrics.contracts.files import DIRECTORY_MARKER, write_bytes_atomic
 from ro_metrics.leaderboard.leaderboard_page import SNAPSHOT_HREF_PREFIX
 
 SNAPSHOT_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-# The empty file Snakemake puts in a directory() output to carry its date: not a
-# published file (nor committed: .gitignore).
-SNAKEMAKE_MARKER = ".snakemake_timestamp"
 
 
 class SnapshotDateError(ValueError):
@@ -93,7 +90,7 @@ def differences(folder: Path, contents: dict[str, bytes]) -> list[str]:
     """What an existing snapshot folder holds that differs from `contents`, one line per
     file, sorted by path."""
     present = {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
-    present.discard(SNAKEMAKE_MARKER)
+    present.discard(DIRECTORY_MARKER)
     found = []
     for name in sorted(present | set(contents)):
         if name not in present:
