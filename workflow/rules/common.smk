@@ -43,6 +43,10 @@ def validate_config(config):
     for key in ("strict", "local_aggregates"):
         if str(config.get(key)).lower() in {"true", "false"}:
             config[key] = str(config[key]).lower() == "true"
+    # `--config private_report_versions=v1` (one version, no brackets) arrives as text.
+    for key in ("private_report_versions", "private_report_languages"):
+        if isinstance(config.get(key), str):
+            config[key] = [config[key]]
     # An unquoted YAML date arrives as a date object; the schema checks the text.
     for key in ("snapshot_date", "changes_since"):
         if isinstance(config.get(key), datetime.date):
