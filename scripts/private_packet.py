@@ -4,12 +4,12 @@ report.html (and report.es.html when config private_report_languages asks for it
 report.pdf (and report.es.pdf), and <subject_version>.zip.
 
 Reads the published results (metrics_per_subject.csv, metrics_per_family.csv,
-uncertainty.csv, leaderboard.csv, critical_fails.csv, per_run.csv) and the version's
-own responses and scorings, nothing else of the corpus: no gold, no other version's
-file (the rule's inputs, private.smk). The report shows the version in the
-leaderboard's view of the published data (private/private_view.py); the ZIP holds its
-own artifacts (private/packet_zip.py). The inputs digest, in the report and its
-footer, is that of exactly these inputs.
+uncertainty.csv, leaderboard.csv, critical_fails.csv, per_run.csv; under double review
+also per_run_consolidated.csv) and the version's own responses and scorings, nothing
+else of the corpus: no gold, no other version's file (the rule's inputs, private.smk).
+The report shows the version in the leaderboard's view of the published data
+(private/private_view.py); the ZIP holds its own artifacts (private/packet_zip.py). The
+inputs digest, in the report and its footer, is that of exactly these inputs.
 """
 
 from pathlib import Path
@@ -26,9 +26,11 @@ from ro_metrics.contracts.published import (
     METRICS_PER_FAMILY,
     METRICS_PER_SUBJECT,
     PER_RUN,
+    PER_RUN_CONSOLIDATED,
     UNCERTAINTY,
 )
 from ro_metrics.contracts.tables import (
+    CONSOLIDATED_COLUMNS,
     CRITICAL_FAIL_COLUMNS,
     FAMILY_COLUMNS,
     PER_RUN_COLUMNS,
@@ -79,7 +81,11 @@ def main(smk) -> None:
     digests |= {name: sha256(path.read_bytes()) for name, path in published.items()}
     digest = inputs_digest(digests)
 
-    tables = {name: read_table(published[name], columns) for name, columns in ZIPPED_TABLES}
+    # Under double review the ZIP also holds the version's consolidated runs.
+    zipped = [*ZIPPED_TABLES]
+    if PER_RUN_CONSOLIDATED.name in published:
+        zipped.append((PER_RUN_CONSOLIDATED.name, CONSOLIDATED_COLUMNS))
+    tables = {name: read_table(published[name], columns) for name, columns in zipped}
     board = read_leaderboard(published[LEADERBOARD_CSV.name])
     view = leaderboard_view(
         benchmark_version=smk.params.benchmark_version,
@@ -104,6 +110,9 @@ def main(smk) -> None:
         scorings=scorings,
         families=tables[METRICS_PER_FAMILY.name],
         inputs_digest=digest,
+        # The runs the metrics count: per_run.csv's, or under double review the
+        # consolidated ones.
+        counted=own_rows.get(PER_RUN_CONSOLIDATED.name, own_rows[PER_RUN.name]),
     )
 
     folder = Path(smk.output.zip).parent
@@ -135,7 +144,7 @@ def main(smk) -> None:
             sorted(name for name in own if name.startswith("scoring/")), scorings, strict=True
         )
     }
-    for name, columns in ZIPPED_TABLES:
+    for name, columns in zipped:
         files[name] = rows_bytes(columns, own_rows[name])
     write_bytes_atomic(smk.output.zip, packet_zip(subject_version, files))
     message = (

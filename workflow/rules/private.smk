@@ -19,6 +19,7 @@ from ro_metrics.contracts.published import (
     METRICS_PER_FAMILY,
     METRICS_PER_SUBJECT,
     PER_RUN,
+    PER_RUN_CONSOLIDATED,
     UNCERTAINTY,
 )
 from ro_metrics.private.packet_files import (
@@ -47,6 +48,9 @@ PRIVATE_PUBLISHED = [
         LEADERBOARD_CSV,
     )
 ]
+# Under double review, the runs as the metrics count them (the calibration's).
+if PER_RUN_CONSOLIDATED in PUBLISHED:
+    PRIVATE_PUBLISHED.append(f"{RESULTS}/{PER_RUN_CONSOLIDATED.name}")
 
 
 def chosen_versions():

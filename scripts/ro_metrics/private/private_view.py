@@ -180,11 +180,14 @@ def private_report(
     scorings: list[dict],
     families: list[dict[str, str]],
     inputs_digest: str,
+    counted: list[dict[str, str]],
     top: int = TOP_VERSIONS,
 ) -> PrivateReport:
     """The report of one version (module docstring): view, the leaderboard's view of
     the published data; per_run, its rows of per_run.csv; scorings, its scorings as
-    decoded; families, every row of metrics_per_family.csv."""
+    decoded; families, every row of metrics_per_family.csv; counted, the runs its
+    metrics count (its rows of per_run.csv, or of per_run_consolidated.csv under
+    double review): the calibration's."""
     key = (subject_id, subject_version)
     rows = [row for row in view.rows if (row.subject_id, row.subject_version) == key]
     if len(rows) != 1:
@@ -218,7 +221,7 @@ def private_report(
             for run in per_run
         ],
         calibration=calibration_bins(
-            [int(run["reported_confidence"]) for run in per_run],
-            [float(run["correctness"]) for run in per_run],
+            [int(run["reported_confidence"]) for run in counted],
+            [float(run["correctness"]) for run in counted],
         ),
     )
