@@ -102,18 +102,22 @@ def main(smk) -> None:
     own_rows = {
         name: version_rows(rows, subject_id, subject_version) for name, rows in tables.items()
     }
-    report = private_report(
-        view,
-        subject_id,
-        subject_version,
-        per_run=own_rows[PER_RUN.name],
-        scorings=scorings,
-        families=tables[METRICS_PER_FAMILY.name],
-        inputs_digest=digest,
-        # The runs the metrics count: per_run.csv's, or under double review the
-        # consolidated ones.
-        counted=own_rows.get(PER_RUN_CONSOLIDATED.name, own_rows[PER_RUN.name]),
-    )
+    try:
+        report = private_report(
+            view,
+            subject_id,
+            subject_version,
+            per_run=own_rows[PER_RUN.name],
+            scorings=scorings,
+            families=tables[METRICS_PER_FAMILY.name],
+            inputs_digest=digest,
+            # The runs the metrics count: per_run.csv's, or under double review the
+            # consolidated ones.
+            counted=own_rows.get(PER_RUN_CONSOLIDATED.name, own_rows[PER_RUN.name]),
+        )
+    except ValueError as error:
+        # One line, no traceback: the published results do not have the version.
+        raise SystemExit(f"private report: {error}") from None
 
     folder = Path(smk.output.zip).parent
     for code, page in zip(smk.params.languages, smk.output.pages, strict=True):
