@@ -22,6 +22,7 @@ include: "workflow/rules/publish.smk"
 include: "workflow/rules/site.smk"
 include: "workflow/rules/snapshot.smk"
 include: "workflow/rules/verify.smk"
+include: "workflow/rules/private.smk"
 
 
 # The aggregate steps take seconds; on a cluster they run on the submitting machine
@@ -45,6 +46,7 @@ if config["local_aggregates"]:
         take_snapshot,
         snapshot,
         verify,
+        private_reports,
 
 
 # The published results, and the cross-check's verdict on the corpus they come from.
@@ -63,4 +65,13 @@ rule all:
 rule site:
     input:
         rules.site_folder.output,
+        rules.cross_check.output.verdict,
+
+
+# `snakemake --cores 4 private_reports`: the private packet of every evaluated subject
+# version (or of config private_report_versions) in <results>/private/ (private.smk);
+# not part of the default target.
+rule private_reports:
+    input:
+        private_packets,
         rules.cross_check.output.verdict,

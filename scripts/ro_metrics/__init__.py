@@ -1,4 +1,4 @@
-"""The library of the RO benchmark metrics workflow, in seven layers of packages.
+"""The library of the RO benchmark metrics workflow, in eight layers of packages.
 
     1 contracts    the spec's vocabulary, the published tables' columns and format, the
                    registry of published files, the records passed between steps,
@@ -12,6 +12,7 @@
       report       the findings report, its claims lint, the findings' charts
     6 history      metadata.json, snapshots, the changes report, verify
     7 site         the static site's pages
+    8 private      the private reports: one packet per subject version (HTML, PDF, ZIP)
 
 A package imports only from itself and the packages of the layers listed above it
 (two packages of one layer never import each other), never a rule script
@@ -28,4 +29,5 @@ LAYERS = (
     ("leaderboard", "report"),
     ("history",),
     ("site",),
+    ("private",),
 )

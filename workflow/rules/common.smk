@@ -43,6 +43,10 @@ def validate_config(config):
     for key in ("strict", "local_aggregates"):
         if str(config.get(key)).lower() in {"true", "false"}:
             config[key] = str(config[key]).lower() == "true"
+    # `--config private_report_versions=v1` (one version, no brackets) arrives as text.
+    for key in ("private_report_versions", "private_report_languages"):
+        if isinstance(config.get(key), str):
+            config[key] = [config[key]]
     # An unquoted YAML date arrives as a date object; the schema checks the text.
     for key in ("snapshot_date", "changes_since"):
         if isinstance(config.get(key), datetime.date):
@@ -261,3 +265,57 @@ wildcard_constraints:
     partition=r"[0-9]+",
     family="|".join(FAMILIES),
     date=r"[0-9]{4}-[0-9]{2}-[0-9]{2}",
+
+
+# The private reports (private.smk): the versions whose packets are built, and the
+# corpus files of each (a version's own responses and scorings, read from its subject
+# folder when the DAG is built, only when `private_reports` is asked for).
+from ro_metrics.private.packet_files import (
+    evaluated_versions,
+    folder_name_problem,
+    subject_versions,
+)
+
+
+def chosen_versions():
+    """(subject_id, subject_version) of the packets to build: every evaluated version
+    (a scoring names it), or those config private_report_versions names (each must be
+    an evaluated version; a one-line error names those that are not)."""
+    evaluated = evaluated_versions(Path(CORPUS), VERSION)
+    chosen = config["private_report_versions"]
+    if chosen:
+        unknown = sorted(set(chosen) - {version for _, version in evaluated})
+        if unknown:
+            configuration_error(
+                "private_report_versions: no scoring in the corpus names "
+                + ", ".join(repr(version) for version in unknown)
+            )
+        evaluated = [key for key in evaluated if key[1] in chosen]
+    problems = [problem for _, version in evaluated if (problem := folder_name_problem(version))]
+    if problems:
+        configuration_error(f"private_reports: {'; '.join(problems)}")
+    return evaluated
+
+
+def private_packets(wildcards):
+    """Every file of the packets to build (rule private_reports)."""
+    return [
+        path
+        for subject_id, version in chosen_versions()
+        for path in expand(
+            rules.private_report.output,
+            subject_id=subject_id,
+            subject_version=version,
+        )
+    ]
+
+
+def packet_inputs(wildcards):
+    """The version's own corpus files: its responses and its scorings."""
+    files = subject_versions(Path(CORPUS), VERSION, wildcards.subject_id).get(
+        wildcards.subject_version
+    )
+    return {
+        "responses": [f"{CORPUS}/{path}" for path in files.responses] if files else [],
+        "scorings": [f"{CORPUS}/{path}" for path in files.scorings] if files else [],
+    }
