@@ -68,9 +68,11 @@ def pending_row(version, status, critical):
     """A run pending its review (records.PendingRun, as the partitions' reviews.json
     hand them on)."""
     divergent = ["critical_fail"] if critical else []
+    outcomes = [["R01", "Fail" if critical else "Pass", 10, critical], ["R02", "Pass", 10, False]]
     return PendingRun(
-        "atlas", version, "RO-FOUL-001", "run-1", status, ["R01", "R02"], divergent, critical
-    )
+        "atlas", version, "RO-FOUL-001", "run-1", status, ["R01", "R02"], divergent, critical,
+        outcomes, "2026-05-13T10:00:00Z", ["R04"],
+    )  # fmt: skip
 
 
 # The runs pending review: version va has two runs pending arbitration, one a
@@ -293,7 +295,7 @@ def consolidated(run_id, method, primaries, arbiter, scores, severities=()):
 
 def pending(run_id, status, primaries, divergent):
     return PendingRun(
-        "atlas", "v", "RO-FOUL-001", run_id, status, primaries, divergent, False
+        "atlas", "v", "RO-FOUL-001", run_id, status, primaries, divergent, False, [], "", []
     )  # fmt: skip
 
 

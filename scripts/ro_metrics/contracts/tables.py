@@ -444,6 +444,14 @@ PENDING_COLUMNS = [
     "primary_ids",
     "divergent",  # the divergence rules that fired, joined by ";"
     "critical_disagreement",
+    # The worklist (multi-reviewer.md): when the second primary scored (empty while
+    # awaiting it), who may arbitrate (registered arbiters, active then, not a primary),
+    # the primaries who raised a critical fail, the files (paths in the corpus).
+    "second_review_utc",
+    "eligible_arbiters",
+    "critical_fail_by",
+    "response_file",
+    "scoring_files",
 ]
 COVERAGE_REVIEW_COLUMNS = [
     *COVERAGE_COLUMNS[:5],

@@ -95,13 +95,10 @@ def fired_rules(a: ScoredRun, b: ScoredRun, gold: PublicGold, policy: ReviewPoli
         CORRECTNESS: abs(a.correctness - b.correctness) > 0.5,
     }
     fired = [rule for rule in DIVERGENCE_RULES if rule in policy.divergence_rules and checks[rule]]
-    # "critical fails: arbiter decides": a critical-fail disagreement always goes to the
-    # arbiter, whether or not the rule is listed.
-    if (
-        policy.critical_fails == ARBITER_DECIDES
-        and checks[CRITICAL_FAIL]
-        and CRITICAL_FAIL not in fired
-    ):
+    # A critical-fail disagreement always fires, whether or not the rule is listed:
+    # under "critical fails: arbiter decides" it goes to the arbiter, under `union` the
+    # fail stands (needs_arbiter), and either way the run is recorded as divergent.
+    if checks[CRITICAL_FAIL] and CRITICAL_FAIL not in fired:
         fired.insert(1 if CLASSIFICATION in fired else 0, CRITICAL_FAIL)
     if policy.agreed_value == ARBITER_DECIDES and (
         a.criterion_scores != b.criterion_scores or a.correctness != b.correctness
@@ -112,9 +109,20 @@ def fired_rules(a: ScoredRun, b: ScoredRun, gold: PublicGold, policy: ReviewPoli
 
 def needs_arbiter(fired: list[str], policy: ReviewPolicy) -> bool:
     """A run needs the arbiter when a fired rule is one the agreed value cannot settle:
-    every rule, except a critical-fail disagreement under `union` (the fail stands)."""
-    settled = {CRITICAL_FAIL} if policy.critical_fails == UNION else set()
+    every rule, except a critical-fail disagreement under `union` (the fail either
+    primary raised stands, without arbitration, config/README.md) and the class
+    difference it makes (a critical fail makes the run a Fail whatever the other
+    primary's class; the agreed run is a Fail)."""
+    settled = set()
+    if policy.critical_fails == UNION and CRITICAL_FAIL in fired:
+        settled = {CRITICAL_FAIL, CLASSIFICATION}
     return any(rule not in settled for rule in fired)
+
+
+def settled_by_union(fired: list[str], policy: ReviewPolicy) -> bool:
+    """A divergent run that `union` settled: a critical-fail disagreement and nothing
+    else the agreed value cannot settle."""
+    return bool(fired) and policy.critical_fails == UNION and not needs_arbiter(fired, policy)
 
 
 def agreed_run(a: ScoredRun, b: ScoredRun) -> ConsolidatedRun:
@@ -164,6 +172,17 @@ def scoring_as_run(
         scoring.reported_confidence,
         float(scoring.correctness),
     )
+
+
+def primary_outcome(scoring: ScoredRun, gold: PublicGold) -> list:
+    """What a run would count if it took this primary's values: [reviewer_id, class,
+    clipped score, critical fail]."""
+    return [
+        scoring.reviewer_id,
+        scoring_class(scoring, gold),
+        cm.clipped_score(cm.raw_score(scoring.criterion_scores), gold.rubric_ceiling),
+        cm.has_critical_fail(scoring.fail_severities),
+    ]
 
 
 class Outcome(NamedTuple):
@@ -230,14 +249,23 @@ def consolidate_run(
             [only.reviewer_id],
             [],
             False,
+            [primary_outcome(only, gold)],
+            "",
+            [],
         )
         return Outcome(None, pending, None, arbiter is not None)
     a, b = primaries
     fired = fired_rules(a, b, gold, policy)
     ids = sorted([a.reviewer_id, b.reviewer_id])
     if not needs_arbiter(fired, policy):
+        # An arbiter's scoring on a run that needs none (a policy changed after it was
+        # made): reported by the caller; the run counts its primaries' agreed value, and
+        # records the arbiter who scored it.
         pair = review_pair(a, b, gold, fired, None, DECIDED_BY_MEAN)
-        return Outcome(agreed_run(a, b), None, pair, arbiter is not None)
+        run = agreed_run(a, b)
+        if arbiter is not None:
+            run = run._replace(arbiter_id=arbiter.reviewer_id)
+        return Outcome(run, None, pair, arbiter is not None)
     if arbiter is not None:
         pair = review_pair(a, b, gold, fired, arbiter, DECIDED_BY_ARBITER)
         return Outcome(
@@ -253,19 +281,25 @@ def consolidate_run(
         ids,
         fired,
         critical,
+        [primary_outcome(scoring, gold) for scoring in sorted((a, b), key=lambda s: s.reviewer_id)],
+        newest_timestamp([a.scoring_timestamp_utc, b.scoring_timestamp_utc]),
+        [],
     )
     return Outcome(None, pending, review_pair(a, b, gold, fired, None, PENDING_ARBITRATION), False)
 
 
 def pending_counts(pending: list[PendingRun]) -> dict[tuple[str, str], list]:
     """Per (subject_id, subject_version) of the runs pending review: [runs pending
-    arbitration, runs awaiting their second review, a critical-fail disagreement among
-    the pending]."""
+    arbitration, runs awaiting their second review, a critical fail raised by a primary
+    of one of them (a disagreement pending arbitration, or on a run awaiting its second
+    review)]."""
     counts = {}
     for run in pending:
         found = counts.setdefault((run.subject_id, run.subject_version), [0, 0, False])
         found[run.status == AWAITING_SECOND_REVIEW] += 1
-        found[2] = found[2] or run.critical_disagreement
+        # A critical fail a primary raised on a pending or awaiting run: the gate may
+        # change once the run is reviewed.
+        found[2] = found[2] or run.critical_disagreement or run.critical_fail_raised
     return counts
 
 
