@@ -77,6 +77,7 @@ rule front_pages:
         metrics_per_family=rules.leaderboard.input.metrics_per_family,
         critical_fails=rules.leaderboard.input.critical_fails,
         reviews=rules.leaderboard.input.reviews,
+        counted=rules.leaderboard.input.counted,
         uncertainty=rules.leaderboard.input.uncertainty,
         rankings=rules.leaderboard.input.rankings,
         operational=rules.leaderboard.input.operational,

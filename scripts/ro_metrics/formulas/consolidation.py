@@ -6,6 +6,7 @@ Which scoring of a run is a primary and which the arbiter, and whether the revie
 may act so, is the corpus layer's (corpus/reviewers.py); here the roles are given.
 """
 
+from fractions import Fraction
 from typing import NamedTuple
 
 from ro_metrics.contracts.records import (
@@ -337,3 +338,28 @@ def counted_scorings(runs: list[ConsolidatedRun]) -> set[tuple[str, str, str, st
             (run.subject_id, run.case_id, run.run_id, reviewer) for reviewer in reviewers
         )
     return counted
+
+
+def q_final_range(
+    n_runs: int, n_pass: int, clipped: Fraction, options: list[list[tuple[bool, Fraction]]], alpha
+) -> tuple[Fraction, Fraction]:
+    """Q_final once every pending run is counted, each taking one of its primaries'
+    values (the cheap bound of multi-reviewer.md's provisional marks): with N counted
+    runs, n_pass of them Pass, Σ clipped = `clipped`, and m pending runs, run i taking
+    (pass_i, c_i) from its `options[i]`,
+
+        Q = α · (n_pass + Σ pass_i) / (N + m) + (1 − α) · (Σ clipped + Σ c_i) / (12 (N + m)).
+
+    Each pending run adds its own term α · pass_i / (N + m) + (1 − α) · c_i / (12 (N + m)),
+    so the lowest Q takes, run by run, the option with the smallest term and the highest
+    the largest. Exact (α as the exact value of its binary float)."""
+    total = n_runs + len(options)
+    exact_alpha = Fraction(alpha)
+
+    def term(passed: bool, score: Fraction) -> Fraction:
+        return exact_alpha * int(passed) + (1 - exact_alpha) * Fraction(score) / 12
+
+    base = term(False, clipped) + exact_alpha * n_pass
+    low = base + sum((min(term(*o) for o in run) for run in options), Fraction(0))
+    high = base + sum((max(term(*o) for o in run) for run in options), Fraction(0))
+    return low / total, high / total
