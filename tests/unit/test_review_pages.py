@@ -169,7 +169,7 @@ def test_the_agreement_line_in_both_languages(t, line, files):
         COMPONENTS.agreement_line(REVIEW.line, Labels(t), linked=False, worklist_href="w.html")
     )
     assert "<code>agreement.csv</code>" in site
-    assert f'<a href="w.html">{t("worklist_title")}</a>' in site
+    assert f'<a href="w.html">{t("worklist_link_text")}</a>' in site
     # Union settled runs: counted apart, so that the counts add up.
     union = str(COMPONENTS.agreement_line(REVIEW.line._replace(n_settled_by_union=5), Labels(t)))
     assert t("review_agreement_union", n_settled=5) in visible(union)
@@ -308,10 +308,10 @@ def scoring(run_id: str, reviewer: str, scores: list[int], critical: bool = Fals
     return VersionRun.of(published, row, found)
 
 
-def consolidated(run_id, method, primaries, arbiter, scores, severities=()):
+def consolidated(run_id, method, primaries, arbiter, scores, severities=(), divergent=()):
     return ConsolidatedRun(
         "atlas", "v", "RO-FOUL-001", run_id, method, arbiter or "+".join(primaries),
-        primaries, arbiter, TIME, scores, list(severities), 80, 1.0,
+        primaries, arbiter, TIME, scores, list(severities), 80, 1.0, list(divergent),
     )  # fmt: skip
 
 
@@ -341,7 +341,12 @@ DECISIONS = {
         "run-1", "mean_of_primaries", ["R01", "R02"], "", [2, 2, 1.5, 0, 2, 2]
     ),
     ("RO-FOUL-001", "run-2"): consolidated(
-        "run-2", "arbiter", ["R01", "R03"], "R04", [2, 2, 1, 0, 2, 2]
+        "run-2",
+        "arbiter",
+        ["R01", "R03"],
+        "R04",
+        [2, 2, 1, 0, 2, 2],
+        divergent=["classification", "critical_fail"],
     ),
     ("RO-FOUL-001", "run-3"): pending(
         "run-3", "pending_arbitration", ["R01", "R02"], ["classification", "raw_score"]
@@ -437,7 +442,8 @@ def test_a_run_whose_one_scoring_counts_is_shown_as_it_is():
             EN,
             [
                 "Counts in the metrics: the arbiter's scoring (R04), whole; the primaries"
-                " (R01, R03) diverged.",
+                " (R01, R03) diverged (classification differs, critical fail on one side"
+                " only).",
                 "Counts in the metrics: the mean of the two primaries (R01, R02).",
                 "Pending arbitration: the primaries (R01, R02) diverged (classification"
                 " differs, raw scores too far apart). Not counted in the metrics until an"
@@ -450,7 +456,8 @@ def test_a_run_whose_one_scoring_counts_is_shown_as_it_is():
             ES,
             [
                 "Cuenta en las métricas: la puntuación del árbitro (R04), entera; los"
-                " primarios (R01, R03) divergieron.",
+                " primarios (R01, R03) divergieron (la clasificación difiere, fallo crítico"
+                " en un solo lado).",
                 "Cuenta en las métricas: la media de los dos primarios (R01, R02).",
                 "Pendiente de arbitraje: los primarios (R01, R02) divergieron (la"
                 " clasificación difiere, puntuaciones brutas demasiado distintas). No cuenta"
@@ -639,25 +646,30 @@ def test_the_provisional_ranges_by_hand():
         (
             EN,
             "provisional (2 under review)",
-            "may be Disqualified once reviewed",
+            "Disqualified once reviewed",
             "once reviewed: 0.5208–0.7153",
         ),
         (
             ES,
             "provisional (2 en revisión)",
-            "puede quedar descalificada tras la revisión",
+            "descalificada tras la revisión",
             "tras la revisión: 0,5208–0,7153",
         ),
     ],
 )
 def test_a_provisional_row_on_the_page_and_in_markdown(t, mark, gate, once):
-    provisional = ProvisionalRange(2, "0.5208", "0.7153", ("Eligible", "Disqualified"))
-    view = board(REVIEW)
-    view = view._replace(rows=[view.rows[0]._replace(provisional=provisional), *view.rows[1:]])
-    html = str(COMPONENTS.ranking_table(view, lambda row: "#", lambda _fail: None, Labels(t)))
-    a = cells_of(html, "va")
-    assert a[4].endswith(f"{mark}{gate}")
-    assert a[5] == f"0.5{once}" if t is EN else a[5] == f"0,5{once}"
-    markdown = render_markdown(view, t)
-    assert f"· {mark} · **{gate}**" in markdown
-    assert "| 0.5208–0.7153 |" in markdown or "| 0,5208–0,7153 |" in markdown
+    # va: a critical fail awaits arbitration (its flag says the gate may change); with
+    # both of its outcomes Disqualified, the certain change is added.
+    may = ProvisionalRange(2, "0.5208", "0.7153", ("Eligible", "Disqualified"))
+    certain = may._replace(statuses=("Disqualified",))
+    for provisional, added in ((may, ""), (certain, gate)):
+        view = board(REVIEW)
+        view = view._replace(rows=[view.rows[0]._replace(provisional=provisional), *view.rows[1:]])
+        html = str(COMPONENTS.ranking_table(view, lambda row: "#", lambda _fail: None, Labels(t)))
+        a = cells_of(html, "va")
+        flag = t("review_critical_pending")
+        assert a[4] == f"{t('status_eligible')}⚠ {flag}{mark}{added}"
+        assert a[5] == f"{t.number('0.5')}{once}"
+        markdown = render_markdown(view, t)
+        assert f"· {mark}{f' · **{gate}**' if added else ''} |" in markdown
+        assert f"| {t.number('0.5208')}–{t.number('0.7153')} |" in markdown

@@ -679,6 +679,10 @@ class ConsolidatedRun(NamedTuple):
     fail_severities: list[str]  # sorted
     reported_confidence: int
     correctness: float  # a mean may be a quarter
+    # The divergence rules its primaries fired (an arbitrated run's, or those `union`
+    # settled); empty for an agreeing or single run. Last and defaulted: a file written
+    # without it still reads.
+    divergent: tuple[str, ...] | list[str] = ()
 
 
 class PendingRun(NamedTuple):

@@ -263,15 +263,14 @@ def consolidate_run(
         # made): reported by the caller; the run counts its primaries' agreed value, and
         # records the arbiter who scored it.
         pair = review_pair(a, b, gold, fired, None, DECIDED_BY_MEAN)
-        run = agreed_run(a, b)
+        run = agreed_run(a, b)._replace(divergent=fired)
         if arbiter is not None:
             run = run._replace(arbiter_id=arbiter.reviewer_id)
         return Outcome(run, None, pair, arbiter is not None)
     if arbiter is not None:
         pair = review_pair(a, b, gold, fired, arbiter, DECIDED_BY_ARBITER)
-        return Outcome(
-            scoring_as_run(arbiter, ARBITER, ids, arbiter.reviewer_id), None, pair, False
-        )
+        run = scoring_as_run(arbiter, ARBITER, ids, arbiter.reviewer_id)._replace(divergent=fired)
+        return Outcome(run, None, pair, False)
     critical = cm.has_critical_fail(a.fail_severities) != cm.has_critical_fail(b.fail_severities)
     pending = PendingRun(
         a.subject_id,

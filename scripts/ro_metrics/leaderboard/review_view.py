@@ -197,7 +197,7 @@ class ReviewedRun(NamedTuple):
     method: str  # mean_of_primaries, arbiter, pending_arbitration, awaiting_second_review
     consolidated: ConsolidatedRun | None  # the run the metrics count, None when pending
     row: list | None  # its per-run row (tables.PER_RUN_COLUMNS), None when pending
-    divergent: list[str]  # a run pending arbitration: the divergence rules that fired
+    divergent: list[str]  # the divergence rules that fired (pending, arbitrated, union)
 
     def counts(self, index: int) -> bool:
         """Whether the scoring at `index` is one that counts: both primaries of a mean,
@@ -251,7 +251,11 @@ def run_views(
         roles = [roles_of[reviewers[i]] for i in order]
         if isinstance(decision, ConsolidatedRun):
             row = per_run_row(decision, golds[case_id], family_of(case_id))
-            views.append(ReviewedRun(ordered, roles, decision.method, decision, row, []))
+            views.append(
+                ReviewedRun(
+                    ordered, roles, decision.method, decision, row, list(decision.divergent)
+                )
+            )
         else:
             views.append(
                 ReviewedRun(ordered, roles, decision.status, None, None, list(decision.divergent))
