@@ -429,6 +429,7 @@ def test_a_run_whose_one_scoring_counts_is_shown_as_it_is():
     assert list(articles(page)) == ["run-1"]
     assert '<article class="run" id="RO-FOUL-001__run-5">' in page
     assert ".scorings {" in page
+    assert "review_provisional" not in page and t_provisional_absent(page)
     (rows,) = case_rows("atlas", "v", mixed, editions={"en": EN})
     # Both counted: the mean (Conditional, 9.5) and the single scoring (Pass, 10).
     assert rows.counts == [2, 1, 1, 0, 0]
@@ -513,6 +514,10 @@ def test_the_version_page_shows_every_scoring_and_which_counts(t):
     )
     found = articles(page)
     assert list(found) == ["run-1", "run-2", "run-3", "run-4"]  # one article per run
+    # run-3 pending arbitration, run-4 awaiting: the version is provisional, with 2.
+    assert f'<p class="note review-flag">{t("review_provisional_version", n=2)}</p>' in page
+    # Below a phone's width the scoring that counts (the arbiter's) comes first.
+    assert ".scorings .scoring.counts { order: -1; }" in page
     arbitrated = found["run-2"]
     heads = re.findall(r'<div class="scoring ([a-z ]+)"><h4>(.*?)</h4>', arbitrated)
     role_of = {PRIMARY_ROLE: t("review_role_primary"), ARBITER_ROLE: t("review_role_arbiter")}
@@ -673,3 +678,8 @@ def test_a_provisional_row_on_the_page_and_in_markdown(t, mark, gate, once):
         markdown = render_markdown(view, t)
         assert f"· {mark}{f' · **{gate}**' if added else ''} |" in markdown
         assert f"| {t.number('0.5208')}–{t.number('0.7153')} |" in markdown
+
+
+def t_provisional_absent(page: str) -> bool:
+    """No run of the page is pending: no provisional note."""
+    return 'class="note review-flag"' not in page

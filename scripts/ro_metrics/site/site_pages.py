@@ -686,6 +686,10 @@ def render_version_page(
         Markup("".join(toc)),  # noqa: S704
         Labels(t),
         review_note="review_version_note" if reviewed else None,
+        # Provisional: its runs pending arbitration or awaiting their second review.
+        n_provisional=sum(
+            isinstance(view, ReviewedRun) and view.consolidated is None for view in runs
+        ),
     )
     before, after = frame_around(
         f"{subject_id} {subject_version} · {benchmark_version}", t, review=reviewed
