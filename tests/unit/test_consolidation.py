@@ -538,3 +538,47 @@ def test_metrics_on_a_half_clipped_score_and_a_quarter_correctness():
     assert values["brier"][0, 0] == 0.05125
     assert values["ece"][0, 0] == 0.225
     assert values["q_final"][0, 0] == 35 / 96
+
+
+# --- Provenance: the review policy in metadata.json, the registries in the digests ----
+
+
+def test_metadata_records_the_effective_review_policy():
+    import hashlib
+
+    from ro_metrics.history.metadata import effective_review_policy
+
+    digest = "sha256:" + hashlib.sha256(POLICY_FILE.read_bytes()).hexdigest()
+    single = {**DEFAULT._replace(reviewers_per_run=1)._asdict(), "unneeded_arbiter": "error"}
+    assert effective_review_policy(single, POLICY_FILE) == {
+        "reviewers_per_run": 1,
+        "document": "system/rubric/v1.0/review_policy.yaml",
+        "digest": digest,
+    }
+    k0 = {**DEFAULT._replace(raw_score_threshold=0)._asdict(), "unneeded_arbiter": "warning"}
+    assert effective_review_policy(k0, POLICY_FILE) == {
+        "reviewers_per_run": 2,
+        "agreed_value": "mean",
+        "critical_fails": "arbiter",
+        "divergence_rules": list(DEFAULT.divergence_rules),
+        "raw_score_threshold": 0,
+        "unneeded_arbiter": "warning",
+        "document": "system/rubric/v1.0/review_policy.yaml",
+        "digest": digest,
+    }
+
+
+def test_the_reviewer_registry_and_annotations_are_inputs_where_present(tmp_path):
+    import hashlib
+
+    from ro_metrics.corpus.cross_check import optional_input_digests
+
+    assert optional_input_digests(tmp_path, 100) == []
+    (tmp_path / "subjects").mkdir()
+    (tmp_path / "subjects/reviewers.yaml").write_bytes(b"reviewers: []\n")
+    (tmp_path / "subjects/annotations.yaml").write_bytes(b"x" * 101)
+    assert [tuple(found) for found in optional_input_digests(tmp_path, 100)] == [
+        ("subjects/reviewers.yaml", hashlib.sha256(b"reviewers: []\n").hexdigest()),
+        # Larger than the limit: not read, its size digested.
+        ("subjects/annotations.yaml", hashlib.sha256(b"size 101").hexdigest()),
+    ]
