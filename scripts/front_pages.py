@@ -6,7 +6,9 @@ language's edition (English at the root of its folder, Spanish under es/).
   the matrix of every subject version's runs on every case, from the rows each
   partition's version pages job rendered (records.MatrixRow), in leaderboard order;
 - findings.html: the facts of findings.json with its charts;
-- report.html: the findings report (findings.md, findings.es.md).
+- report.html: the findings report (findings.md, findings.es.md);
+- worklist.html, under double review: the arbitration worklist, pending_runs.csv as a
+  page (site/worklist_page.py).
 """
 
 from pathlib import Path
@@ -14,11 +16,20 @@ from pathlib import Path
 from ro_metrics.contracts.files import step_logger, tell, without_cycle_collector
 from ro_metrics.contracts.published import CHART_STEMS, chart_file
 from ro_metrics.contracts.records import read_findings, read_golds_summary, read_matrix_rows
+from ro_metrics.contracts.tables import PENDING_COLUMNS, assembled_table
 from ro_metrics.leaderboard.leaderboard_view import read_leaderboard_view
 from ro_metrics.site.findings_page import render_findings_page
 from ro_metrics.site.report_page import REPORT_FILES, render_report_page
-from ro_metrics.site.site_files import FINDINGS, INDEX, REPORT, edition_page, write_page
+from ro_metrics.site.site_files import (
+    FINDINGS,
+    INDEX,
+    REPORT,
+    WORKLIST,
+    edition_page,
+    write_page,
+)
 from ro_metrics.site.site_pages import EDITIONS, render_index
+from ro_metrics.site.worklist_page import render_worklist_page
 
 
 def main(smk) -> None:
@@ -37,6 +48,9 @@ def main(smk) -> None:
     reports = {
         Path(path).name: Path(path).read_bytes().decode("utf-8") for path in smk.input.reports
     }
+    double_review = smk.params.reviewers_per_run == 2
+    # pending_runs.csv, its partitions' fragments assembled as publish assembles them.
+    pending = assembled_table(smk.input.pending_runs, PENDING_COLUMNS) if double_review else []
     for code, t in EDITIONS.items():
         matrix_rows = [matrix[(row.subject_id, row.subject_version)][code] for row in view.rows]
         index = render_index(view, t, case_ids=case_ids, matrix_rows=matrix_rows)
@@ -48,7 +62,11 @@ def main(smk) -> None:
         write_page(folder, edition_page(FINDINGS, code), html)
         html = render_report_page(reports[REPORT_FILES[code]], version, t)
         write_page(folder, edition_page(REPORT, code), html)
-    message = f"site: the index, findings and report pages, {3 * len(EDITIONS)} pages"
+        if double_review:
+            html = render_worklist_page(pending, version, t)
+            write_page(folder, edition_page(WORKLIST, code), html)
+    n_pages = (3 + double_review) * len(EDITIONS)
+    message = f"site: the index, findings and report pages, {n_pages} pages"
     log.info(message)
     tell(message)
 

@@ -49,7 +49,7 @@ from ro_metrics.contracts.tables import (
     write_per_run_table,
 )
 from ro_metrics.contracts.vocabulary import newest_timestamp
-from ro_metrics.corpus.layout import REVIEWERS
+from ro_metrics.corpus.layout import REVIEWERS, response_path, scoring_path
 from ro_metrics.corpus.reviewers import consolidate, read_reviewers
 from ro_metrics.formulas.consolidation import ReviewPolicy, counted_scorings
 from ro_metrics.formulas.evidence import critical_fail_rows
@@ -102,7 +102,17 @@ def main(smk) -> None:
         CONSOLIDATED_COLUMNS,
         consolidated_rows(consolidation.runs, golds),
     )
-    write_csv(smk.output.pending_runs, PENDING_COLUMNS, pending_rows(consolidation.pending))
+    version = smk.params.benchmark_version
+
+    def files_of(run):
+        return response_path(version, run.subject_id, run.case_id, run.run_id), [
+            scoring_path(version, run.subject_id, run.case_id, run.run_id, reviewer)
+            for reviewer in run.primary_ids
+        ]
+
+    write_csv(
+        smk.output.pending_runs, PENDING_COLUMNS, pending_rows(consolidation.pending, files_of)
+    )
     counted = counted_scorings(consolidation.runs)
     fails = [
         fail
@@ -126,6 +136,7 @@ def main(smk) -> None:
             pairs=result.pairs,
             pending=consolidation.pending,
             newest_scoring_utc=newest,
+            unneeded_arbiters=result.unneeded_arbiters,
         ),
     )
     log.info(

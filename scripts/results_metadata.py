@@ -25,6 +25,7 @@ def main(smk) -> None:
         smk.input.rubric,
         smk.input.uncertainty_methods,
         list(smk.input.schemas),
+        smk.input.review_policy,
     )
     write_json(smk.output[0], document, pretty=True)
     log.info("metadata: inputs %s", document["inputs"])

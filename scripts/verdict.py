@@ -63,6 +63,18 @@ def main(smk) -> None:
     pending_scorings = [scoring for r in reviews for scoring in r.pending_scorings]
     if smk.params.strict:
         problems += pending_scorings
+    # Arbiter scorings a policy change made unnecessary: errors unless the configuration
+    # accepts them (unneeded_arbiter: warning; then the runs count their primaries).
+    unneeded = [scoring for r in reviews for scoring in r.unneeded_arbiters]
+    if smk.params.unneeded_arbiter == "error":
+        problems += unneeded
+    elif unneeded:
+        log.warning(
+            "Warning: %d arbiter scoring(s) on runs the review policy finds not divergent; "
+            "those runs count their primaries' agreed value (unneeded_arbiter: warning):\n%s",
+            len(unneeded),
+            "\n".join(f"  {path}: {message}" for path, message in unneeded),
+        )
     if problems:
         print(report(problems, smk.params.corpus, log), file=sys.stderr)
         sys.exit(1)

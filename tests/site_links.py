@@ -15,12 +15,14 @@ from ro_metrics.site.site_files import site_page_paths
 def expected_site(corpus: Path, results: Path) -> list[str]:
     """Every file the site folder must hold, sorted: a page per case of the corpus's
     golds and per subject version of the published per_run.csv (a version with a scored
-    run), the front pages, in every edition (site_files.site_page_paths); and
-    Snakemake's marker."""
+    run), the front pages (with the worklist under double review), in every edition
+    (site_files.site_page_paths); and Snakemake's marker."""
     case_ids = [path.name.removesuffix("_gold.md") for path in corpus.glob("golds/*/*_gold.md")]
     with open(results / "per_run.csv", encoding="utf-8", newline="") as handle:
         versions = {(row["subject_id"], row["subject_version"]) for row in csv.DictReader(handle)}
-    return sorted([*site_page_paths(case_ids, versions), SNAKEMAKE_MARKER])
+    # Under double review (pending_runs.csv is published) the worklist page too.
+    double_review = (results / "pending_runs.csv").is_file()
+    return sorted([*site_page_paths(case_ids, versions, double_review), SNAKEMAKE_MARKER])
 
 
 class Page(HTMLParser):

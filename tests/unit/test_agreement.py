@@ -478,7 +478,7 @@ def test_review_pair_problems_name_the_run_and_the_field():
 
 def test_review_pairs_read_back_as_written(tmp_path):
     path = tmp_path / "reviews.json"
-    write_partition_reviews(path, PartitionReviews(2, [], [], SEVERITY_PAIRS, [], ""))
+    write_partition_reviews(path, PartitionReviews(2, [], [], SEVERITY_PAIRS, [], "", []))
     assert read_partition_reviews(path).pairs == SEVERITY_PAIRS
 
 
@@ -491,7 +491,7 @@ def smk_of(tmp_path, pairs):
     halves = (pairs[len(pairs) // 2 :], pairs[: len(pairs) // 2])
     paths = [str(tmp_path / f"reviews-{index}.json") for index in range(2)]
     for path, half in zip(paths, halves, strict=True):
-        write_partition_reviews(path, PartitionReviews(2, [], [], half, [], ""))
+        write_partition_reviews(path, PartitionReviews(2, [], [], half, [], "", []))
     names = ("agreement", "grid", "severity", "divergent")
     return SimpleNamespace(
         input=SimpleNamespace(reviews=paths),

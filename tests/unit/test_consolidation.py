@@ -19,6 +19,7 @@ from ro_metrics.formulas.consolidation import (
     consolidate_run,
     counted_scorings,
     coverage_with_reviews,
+    settled_by_union,
 )
 from ro_metrics.formulas.per_run import consolidated_rows, per_run_row
 from ro_metrics.formulas.uncertainty import SubjectCases, SubjectRuns, case_sums, replicate_metrics
@@ -41,6 +42,8 @@ REGISTRY = {
     "R02": Reviewer("R02", frozenset({"primary", "arbiter"}), "", ""),
     "R03": Reviewer("R03", frozenset({"primary"}), "", ""),
     "R04": Reviewer("R04", frozenset({"arbiter"}), "", "2026-05-31"),
+    "R05": Reviewer("R05", frozenset({"primary"}), "", ""),
+    "R06": Reviewer("R06", frozenset({"primary", "arbiter"}), "", ""),
 }
 
 
@@ -155,6 +158,55 @@ def test_critical_fails_union_against_arbiter():
     assert (union.pair.divergent, union.pair.decision) == (["critical_fail"], "mean")
 
 
+def test_union_settles_the_class_difference_a_critical_fail_makes():
+    # R01 raw 10 with a critical fail (Fail), R02 raw 10 without (Pass, 10 >= 7): the
+    # class differs only because of the fail. Under union the fail stands, the run is a
+    # Fail without arbitration; a raw-score divergence beside it still needs the arbiter.
+    a = scoring("R01", [2, 2, 2, 2, 1, 1], fails=["critical"])
+    b = scoring("R02", [2, 2, 2, 2, 1, 1], hour=11)
+    union = DEFAULT._replace(critical_fails="union")
+    settled = consolidate_run([a, b], None, CLOSED, union)
+    assert settled.pending is None
+    assert per_run_row(settled.run, CLOSED, "FOUL")[13] == "Fail"
+    assert settled.pair.divergent == ["classification", "critical_fail"]
+    assert settled_by_union(settled.pair.divergent, union)
+    low = scoring("R02", [1] * 6, hour=11)  # raw 6: |10 - 6| = 4 > 2
+    # (raw 6 is a Fail too: only the fail's presence and the raw score differ.)
+    assert consolidate_run([a, low], None, CLOSED, union).pending.divergent == [
+        "critical_fail",
+        "raw_score",
+    ]
+    # Without the critical_fail rule listed, the disagreement still fires and is settled.
+    unlisted = union._replace(divergence_rules=("classification", "raw_score"))
+    assert consolidate_run([a, b], None, CLOSED, unlisted).run.method == "mean_of_primaries"
+
+
+def test_the_worklist_fields_of_a_pending_run():
+    # R01 raw 12 vs R03 raw 6: pending; the second review on 2026-05-13. Eligible
+    # arbiters: R02, R04 and R06 (arbiter role, not a primary; R04 active to 05-31).
+    runs = [scoring("R01", [2] * 6), scoring("R03", [1] * 6, fails=["critical"], hour=11)]
+    _, result = problems_of(runs)
+    (pending,) = result.consolidation.pending
+    assert pending.second_review_utc == "2026-05-13T11:00:00Z"
+    assert pending.eligible_arbiters == ["R02", "R04", "R06"]
+    assert pending.outcomes == [["R01", "Pass", 12, False], ["R03", "Fail", 6, True]]
+    later = [run._replace(scoring_timestamp_utc="2026-06-02T10:00:00Z") for run in runs]
+    registry = REGISTRY | {
+        "R01": Reviewer("R01", frozenset({"primary"}), "", ""),
+        "R04": Reviewer("R04", frozenset({"arbiter"}), "", "2026-06-30"),
+    }
+    assert problems_of(later, reviewers=registry)[1].consolidation.pending[0].eligible_arbiters == [
+        "R02",
+        "R04",
+        "R06",
+    ]
+    retired = registry | {"R04": Reviewer("R04", frozenset({"arbiter"}), "", "2026-06-01")}
+    assert problems_of(later, reviewers=retired)[1].consolidation.pending[0].eligible_arbiters == [
+        "R02",
+        "R06",
+    ]
+
+
 def test_arbiter_decides_a_critical_fail_disagreement_even_without_its_rule():
     a = scoring("R01", [1] * 6, fails=["critical"])
     b = scoring("R02", [1] * 6, hour=11)
@@ -177,15 +229,82 @@ def problems_of(runs, reviewers=REGISTRY, policy=DEFAULT, golds=None, **options)
 
 
 def test_three_primaries():
+    # R01, R03 and R05 are registered as primary only: the newest beyond two is the error.
     runs = [
         scoring("R01", [2] * 6),
-        scoring("R02", [2] * 6, hour=11),
-        scoring("R03", [2] * 6, hour=12),
+        scoring("R03", [2] * 6, hour=11),
+        scoring("R05", [2] * 6, hour=12),
     ]
     problems, _ = problems_of(runs)
-    assert len(problems) == 1
-    assert problems[0][0] == path("R03")
-    assert problems[0][1].startswith("three primaries: R03 made the run's third scoring")
+    assert problems == [
+        (
+            path("R05"),
+            "three primaries: R05 is registered as primary only, not arbiter, and the run "
+            f"has two other primaries: R01 ({path('R01')}), R03 ({path('R03')})",
+        )
+    ]
+
+
+def test_single_role_reviewers_act_in_their_role_whatever_the_times():
+    # The arbiter R04 saved its scoring first and R01 a day after it: the registry
+    # decides (R01 and R03 primary only, R04 arbiter only), so the run is consolidated
+    # exactly as in time order: R01 raw 12 vs R03 raw 6 diverge, R04's scoring counts.
+    in_order = [
+        scoring("R01", [2] * 6),
+        scoring("R03", [1] * 6, hour=11),
+        scoring("R04", [1, 1, 1, 2, 2, 2], day=14),
+    ]
+    out_of_order = [
+        scoring("R04", [1, 1, 1, 2, 2, 2], hour=9),
+        scoring("R03", [1] * 6, hour=11),
+        scoring("R01", [2] * 6, day=14),
+    ]
+    expected = [problems_of(in_order)]
+    found = [problems_of(out_of_order)]
+    assert found[0][0] == expected[0][0] == []
+    ordered, shuffled = expected[0][1].consolidation.runs[0], found[0][1].consolidation.runs[0]
+    assert (shuffled.method, shuffled.arbiter_id, shuffled.primary_ids) == (
+        "arbiter",
+        "R04",
+        ["R01", "R03"],
+    )
+    # The same values; only the newest timestamp of the scorings that count differs.
+    assert shuffled._replace(scoring_timestamp_utc="") == ordered._replace(scoring_timestamp_utc="")
+    assert found[0][1].pairs[0]._replace() == expected[0][1].pairs[0]
+
+
+def test_a_re_saved_dual_role_primary_keeps_its_role():
+    # R02 (both roles) and R01 (primary only) diverge, R04 (arbiter only) arbitrates,
+    # then R02 re-saves its scoring after the arbitration: R02 stays a primary, R04 the
+    # arbiter, the pair the same (by time alone R02 would be third: the arbiter).
+    before = [
+        scoring("R01", [2] * 6),
+        scoring("R02", [1] * 6, hour=11),
+        scoring("R04", [1, 1, 1, 2, 2, 2], day=14),
+    ]
+    re_saved = before[1]._replace(scoring_timestamp_utc="2026-05-20T08:00:00Z")
+    after = [before[0], re_saved, before[2]]
+    (problems, first), (problems_after, second) = problems_of(before), problems_of(after)
+    assert problems == problems_after == []
+    assert second.consolidation.runs[0].primary_ids == ["R01", "R02"]
+    assert second.consolidation.runs[0].arbiter_id == "R04"
+    assert second.pairs == first.pairs
+
+
+def test_time_decides_only_among_dual_role_reviewers():
+    # R01 primary only; R02 and R06 hold both roles: the earlier of them takes the open
+    # primary place, the later is the arbiter.
+    runs = [
+        scoring("R01", [2] * 6),
+        scoring("R06", [1] * 6, hour=11),
+        scoring("R02", [1, 1, 1, 2, 2, 2], day=14),
+    ]
+    problems, result = problems_of(runs)
+    assert problems == []
+    assert result.consolidation.runs[0].primary_ids == ["R01", "R06"]
+    assert result.consolidation.runs[0].arbiter_id == "R02"
+    swapped = [runs[0], runs[1]._replace(scoring_timestamp_utc="2026-05-15T00:00:00Z"), runs[2]]
+    assert problems_of(swapped)[1].consolidation.runs[0].arbiter_id == "R06"
 
 
 def test_a_reviewer_with_both_roles_is_the_arbiter_when_third():
@@ -219,15 +338,28 @@ def test_the_same_reviewer_twice_and_an_arbiter_who_is_a_primary():
 
 
 def test_an_unregistered_reviewer_and_one_outside_its_roles_or_dates():
+    # R04 is an arbiter: it acts as one whatever the times, beside one primary
+    # (unregistered R09, reported; no further rule is checked on that run).
     runs = [scoring("R09", [2] * 6), scoring("R04", [2] * 6, hour=11)]
     problems, _ = problems_of(runs)
     assert problems == [
+        (path("R09"), "reviewer_id 'R09' is not registered in subjects/reviewers.yaml"),
+    ]
+    with_one_primary = [scoring("R01", [2] * 6), scoring("R04", [2] * 6, hour=11)]
+    assert problems_of(with_one_primary)[0] == [
         (
             path("R04"),
-            "reviewer R04 acts as a primary (one of the run's first two scorings by time) "
-            "but is registered as arbiter only",
-        ),
-        (path("R09"), "reviewer_id 'R09' is not registered in subjects/reviewers.yaml"),
+            f"arbiter R04 scored a run with one primary scoring ({path('R01')}): an arbiter "
+            "decides between two",
+        )
+    ]
+    two_arbiters = [scoring("R01", [2] * 6), scoring("R04", [2] * 6), scoring("R07", [2] * 6)]
+    registry = REGISTRY | {"R07": Reviewer("R07", frozenset({"arbiter"}), "", "")}
+    assert problems_of(two_arbiters, reviewers=registry)[0] == [
+        (
+            path("R07"),
+            f"two arbiters: R07 and R04 ({path('R04')}) are both registered as arbiter only",
+        )
     ]
     late = [
         scoring("R01", [2] * 6),
@@ -250,28 +382,41 @@ def test_an_unregistered_reviewer_and_one_outside_its_roles_or_dates():
 
 
 def test_an_arbiter_on_a_run_that_is_not_divergent():
+    # A policy change (say k 2 → 12) can make an arbitration unnecessary: the run counts
+    # its primaries' mean, records its arbiter, and the scoring is named for the
+    # cross-check (an error, or a warning with unneeded_arbiter: warning).
     runs = [
         scoring("R01", [2] * 6),
         scoring("R02", [2] * 6, hour=11),
         scoring("R04", [2] * 6, day=14),
     ]
     problems, result = problems_of(runs)
-    assert problems == [
+    assert problems == []
+    assert [tuple(p) for p in result.unneeded_arbiters] == [
         (
             path("R04"),
-            "arbiter R04 scored a run that is not divergent (the primaries R01 and R02 "
-            "need no arbiter under the review policy)",
+            f"arbiter R04 scored run {CASE} {RUN}, but its primaries R01 and R02 are not "
+            "divergent under the review policy (was the policy changed after the "
+            "arbitration?): the run counts the primaries' agreed value and not the "
+            "arbiter's; remove the arbiter's scoring, restore the policy, or set "
+            "unneeded_arbiter: warning to publish so",
         )
     ]
-    assert result.consolidation.runs == []
+    (run,) = result.consolidation.runs
+    assert (run.method, run.primary_ids, run.arbiter_id) == (
+        "mean_of_primaries",
+        ["R01", "R02"],
+        "R04",
+    )
+    assert counted_scorings([run]) == {(SUBJECT, CASE, RUN, "R01"), (SUBJECT, CASE, RUN, "R02")}
 
 
 def test_every_problem_of_several_runs_in_one_result():
     runs = [
         scoring("R09", [2] * 6),
         scoring("R01", [2] * 6, run_id="run-2026-05-12-002"),
-        scoring("R02", [2] * 6, hour=11, run_id="run-2026-05-12-002"),
-        scoring("R03", [2] * 6, hour=12, run_id="run-2026-05-12-002"),
+        scoring("R05", [2] * 6, hour=12, run_id="run-2026-05-12-002"),
+        scoring("R03", [2] * 6, hour=13, run_id="run-2026-05-12-002"),
     ]
     problems, _ = problems_of(runs)
     assert [p for p, _ in problems] == [path("R09"), path("R03", "run-2026-05-12-002")]
@@ -326,8 +471,32 @@ def test_coverage_counts_and_the_scorings_that_count():
 
     rows = [CoverageRow(SUBJECT, VERSION, 10, 8, 2, "", "", "", "")]
     pending = [
-        PendingRun(SUBJECT, VERSION, "RO-FOUL-001", "r1", "pending_arbitration", [], [], True),
-        PendingRun(SUBJECT, VERSION, "RO-FOUL-002", "r1", "awaiting_second_review", [], [], False),
+        PendingRun(
+            SUBJECT,
+            VERSION,
+            "RO-FOUL-001",
+            "r1",
+            "pending_arbitration",
+            [],
+            [],
+            True,
+            [],
+            "",
+            [],
+        ),
+        PendingRun(
+            SUBJECT,
+            VERSION,
+            "RO-FOUL-002",
+            "r1",
+            "awaiting_second_review",
+            [],
+            [],
+            False,
+            [],
+            "",
+            [],
+        ),
     ]
     # 8 scored runs, 2 of them pending: 6 in R; 6 + 2 unscored + 1 + 1 = 10 responses.
     assert coverage_with_reviews(rows, pending) == [
@@ -369,3 +538,47 @@ def test_metrics_on_a_half_clipped_score_and_a_quarter_correctness():
     assert values["brier"][0, 0] == 0.05125
     assert values["ece"][0, 0] == 0.225
     assert values["q_final"][0, 0] == 35 / 96
+
+
+# --- Provenance: the review policy in metadata.json, the registries in the digests ----
+
+
+def test_metadata_records_the_effective_review_policy():
+    import hashlib
+
+    from ro_metrics.history.metadata import effective_review_policy
+
+    digest = "sha256:" + hashlib.sha256(POLICY_FILE.read_bytes()).hexdigest()
+    single = {**DEFAULT._replace(reviewers_per_run=1)._asdict(), "unneeded_arbiter": "error"}
+    assert effective_review_policy(single, POLICY_FILE) == {
+        "reviewers_per_run": 1,
+        "document": "system/rubric/v1.0/review_policy.yaml",
+        "digest": digest,
+    }
+    k0 = {**DEFAULT._replace(raw_score_threshold=0)._asdict(), "unneeded_arbiter": "warning"}
+    assert effective_review_policy(k0, POLICY_FILE) == {
+        "reviewers_per_run": 2,
+        "agreed_value": "mean",
+        "critical_fails": "arbiter",
+        "divergence_rules": list(DEFAULT.divergence_rules),
+        "raw_score_threshold": 0,
+        "unneeded_arbiter": "warning",
+        "document": "system/rubric/v1.0/review_policy.yaml",
+        "digest": digest,
+    }
+
+
+def test_the_reviewer_registry_and_annotations_are_inputs_where_present(tmp_path):
+    import hashlib
+
+    from ro_metrics.corpus.cross_check import optional_input_digests
+
+    assert optional_input_digests(tmp_path, 100) == []
+    (tmp_path / "subjects").mkdir()
+    (tmp_path / "subjects/reviewers.yaml").write_bytes(b"reviewers: []\n")
+    (tmp_path / "subjects/annotations.yaml").write_bytes(b"x" * 101)
+    assert [tuple(found) for found in optional_input_digests(tmp_path, 100)] == [
+        ("subjects/reviewers.yaml", hashlib.sha256(b"reviewers: []\n").hexdigest()),
+        # Larger than the limit: not read, its size digested.
+        ("subjects/annotations.yaml", hashlib.sha256(b"size 101").hexdigest()),
+    ]

@@ -186,9 +186,9 @@ def test_leaderboard_csv_rows_come_from_the_view():
     assert rows[1] == [
         "1", "1", "3", "atlas", "a2", "Atlas Labs", "classic",
         "0.7", "0.5", "9.25", "0.125", "0.0625", "4", "2", "1", "1", "0", "Eligible", "v1.0",
-        1, 2, True,
+        1, 2, True, "", "", "",
     ]  # fmt: skip
-    assert rows[4][:3] == ["", "", ""] and rows[4][-4:] == ["v1.0", 0, 0, False]
+    assert rows[4][:3] == ["", "", ""] and rows[4][-7:] == ["v1.0", 0, 0, False, "", "", ""]
 
 
 # --- One hand-made view, three renderings --------------------------------------------

@@ -9,6 +9,7 @@ import pytest
 
 from ro_metrics.contracts.records import ConsolidatedRun, PendingRun
 from ro_metrics.formulas import agreement_tables
+from ro_metrics.formulas.consolidation import pending_counts
 from ro_metrics.formulas.evidence import evidence
 from ro_metrics.formulas.per_run import per_run_row
 from ro_metrics.leaderboard.leaderboard_markdown import render_markdown
@@ -18,9 +19,12 @@ from ro_metrics.leaderboard.review_view import (
     ARBITRATED,
     PRIMARY_ROLE,
     PendingCounts,
+    ProvisionalRange,
+    provisional_ranges,
     review_summary,
     run_views,
 )
+from ro_metrics.rendering.markdown import markdown_label
 from ro_metrics.rendering.page_templates import Labels
 from ro_metrics.rendering.translations import ENGLISH, SPANISH, language
 from ro_metrics.site.site_pages import (
@@ -68,9 +72,11 @@ def pending_row(version, status, critical):
     """A run pending its review (records.PendingRun, as the partitions' reviews.json
     hand them on)."""
     divergent = ["critical_fail"] if critical else []
+    outcomes = [["R01", "Fail" if critical else "Pass", 10, critical], ["R02", "Pass", 10, False]]
     return PendingRun(
-        "atlas", version, "RO-FOUL-001", "run-1", status, ["R01", "R02"], divergent, critical
-    )
+        "atlas", version, "RO-FOUL-001", "run-1", status, ["R01", "R02"], divergent, critical,
+        outcomes, "2026-05-13T10:00:00Z", ["R04"],
+    )  # fmt: skip
 
 
 # The runs pending review: version va has two runs pending arbitration, one a
@@ -95,7 +101,7 @@ def test_the_summary_counts_by_hand():
     # n_pairs: the overall κ row's n_runs (4); divergent: 3 rows, 1 arbitrated;
     # pending_runs.csv: 2 pending arbitration, 1 awaiting.
     line = REVIEW.line
-    assert line == ("0.601", "0.5101", "0.6911", "0.6462", 4, 3, 1, 2, 1)
+    assert line == ("0.601", "0.5101", "0.6911", "0.6462", 4, 3, 1, 2, 1, 0)
     assert REVIEW.pending == {
         ("atlas", "va"): PendingCounts(2, 0, True),
         ("atlas", "vb"): PendingCounts(0, 1, False),
@@ -103,7 +109,7 @@ def test_the_summary_counts_by_hand():
     # No run with two primaries and none pending: one reviewer per run, no summary.
     assert review_summary([], [], []) is None
     # Runs pending, none with two primaries yet: every agreement value unknown.
-    assert review_summary([], [], PENDING[2:]).line == ("", "", "", "", 0, 0, 0, 0, 1)
+    assert review_summary([], [], PENDING[2:]).line == ("", "", "", "", 0, 0, 0, 0, 1, 0)
 
 
 ENGLISH_LINE = (
@@ -141,16 +147,32 @@ def test_the_agreement_line_in_both_languages(t, line, files):
     linked = files.format(
         a="[agreement.csv](agreement.csv)", d="[divergent_runs.csv](divergent_runs.csv)"
     )
+    # Runs are pending: the worklist is linked, and the provisional marks explained.
+    worklist = t("review_worklist_link", worklist="{w}")
+    note = t("review_provisional_note")
     # A paragraph of its own.
-    assert f"\n\n{line} {linked}\n\n" in markdown
+    assert (
+        f"\n\n{line} {linked} {worklist.format(w='[pending_runs.csv](pending_runs.csv)')} "
+        f"{markdown_label(note)}\n\n" in markdown
+    )
     html = str(COMPONENTS.agreement_line(REVIEW.line, Labels(t)))
     assert html.startswith('<p class="note review-agreement">')
     assert '<a href="agreement.csv">agreement.csv</a>' in html
     assert '<a href="divergent_runs.csv">divergent_runs.csv</a>' in html
-    assert visible(html) == f"{line} {files.format(a='agreement.csv', d='divergent_runs.csv')}"
-    # On the site the files are elsewhere: named, not linked.
-    site = str(COMPONENTS.agreement_line(REVIEW.line, Labels(t), linked=False))
-    assert "<a " not in site and "<code>agreement.csv</code>" in site
+    assert '<a href="pending_runs.csv">pending_runs.csv</a>' in html
+    assert visible(html) == (
+        f"{line} {files.format(a='agreement.csv', d='divergent_runs.csv')} "
+        f"{worklist.format(w='pending_runs.csv')} {note}"
+    )
+    # On the site the files are elsewhere: named, not linked; the worklist is its page.
+    site = str(
+        COMPONENTS.agreement_line(REVIEW.line, Labels(t), linked=False, worklist_href="w.html")
+    )
+    assert "<code>agreement.csv</code>" in site
+    assert f'<a href="w.html">{t("worklist_link_text")}</a>' in site
+    # Union settled runs: counted apart, so that the counts add up.
+    union = str(COMPONENTS.agreement_line(REVIEW.line._replace(n_settled_by_union=5), Labels(t)))
+    assert t("review_agreement_union", n_settled=5) in visible(union)
 
 
 def test_an_undefined_statistic_shows_as_unknown():
@@ -251,12 +273,14 @@ def test_the_ranking_rows_pending_counts_and_flag(t, flag, pending_a, pending_b)
 def test_the_markdown_ranking_has_the_pending_columns_and_the_flag():
     section = ranking_section(REVIEW)
     lines = [line for line in section.splitlines() if line.startswith("| ")]
-    assert lines[0].endswith("| Status | Pending arbitration | Awaiting second review |")
-    assert lines[1].endswith(
-        "| Eligible ⚠ **a critical fail awaits arbitration: the gate may change** | 2 | 0 |"
+    assert lines[0].endswith(
+        "| Status | Pending arbitration | Awaiting second review | Q_final once reviewed |"
     )
-    assert lines[2].endswith("| Eligible | 0 | 1 |")
-    assert lines[3].endswith("| Eligible | 0 | 0 |")
+    assert lines[1].endswith(
+        "| Eligible ⚠ **a critical fail awaits arbitration: the gate may change** | 2 | 0 |   |"
+    )
+    assert lines[2].endswith("| Eligible | 0 | 1 |   |")
+    assert lines[3].endswith("| Eligible | 0 | 0 |   |")
     single = ranking_section(None)
     assert "Pending" not in single and "⚠" not in single
 
@@ -284,16 +308,16 @@ def scoring(run_id: str, reviewer: str, scores: list[int], critical: bool = Fals
     return VersionRun.of(published, row, found)
 
 
-def consolidated(run_id, method, primaries, arbiter, scores, severities=()):
+def consolidated(run_id, method, primaries, arbiter, scores, severities=(), divergent=()):
     return ConsolidatedRun(
         "atlas", "v", "RO-FOUL-001", run_id, method, arbiter or "+".join(primaries),
-        primaries, arbiter, TIME, scores, list(severities), 80, 1.0,
+        primaries, arbiter, TIME, scores, list(severities), 80, 1.0, list(divergent),
     )  # fmt: skip
 
 
 def pending(run_id, status, primaries, divergent):
     return PendingRun(
-        "atlas", "v", "RO-FOUL-001", run_id, status, primaries, divergent, False
+        "atlas", "v", "RO-FOUL-001", run_id, status, primaries, divergent, False, [], "", []
     )  # fmt: skip
 
 
@@ -317,7 +341,12 @@ DECISIONS = {
         "run-1", "mean_of_primaries", ["R01", "R02"], "", [2, 2, 1.5, 0, 2, 2]
     ),
     ("RO-FOUL-001", "run-2"): consolidated(
-        "run-2", "arbiter", ["R01", "R03"], "R04", [2, 2, 1, 0, 2, 2]
+        "run-2",
+        "arbiter",
+        ["R01", "R03"],
+        "R04",
+        [2, 2, 1, 0, 2, 2],
+        divergent=["classification", "critical_fail"],
     ),
     ("RO-FOUL-001", "run-3"): pending(
         "run-3", "pending_arbitration", ["R01", "R02"], ["classification", "raw_score"]
@@ -400,6 +429,7 @@ def test_a_run_whose_one_scoring_counts_is_shown_as_it_is():
     assert list(articles(page)) == ["run-1"]
     assert '<article class="run" id="RO-FOUL-001__run-5">' in page
     assert ".scorings {" in page
+    assert "review_provisional" not in page and t_provisional_absent(page)
     (rows,) = case_rows("atlas", "v", mixed, editions={"en": EN})
     # Both counted: the mean (Conditional, 9.5) and the single scoring (Pass, 10).
     assert rows.counts == [2, 1, 1, 0, 0]
@@ -413,7 +443,8 @@ def test_a_run_whose_one_scoring_counts_is_shown_as_it_is():
             EN,
             [
                 "Counts in the metrics: the arbiter's scoring (R04), whole; the primaries"
-                " (R01, R03) diverged.",
+                " (R01, R03) diverged (classification differs, critical fail on one side"
+                " only).",
                 "Counts in the metrics: the mean of the two primaries (R01, R02).",
                 "Pending arbitration: the primaries (R01, R02) diverged (classification"
                 " differs, raw scores too far apart). Not counted in the metrics until an"
@@ -426,7 +457,8 @@ def test_a_run_whose_one_scoring_counts_is_shown_as_it_is():
             ES,
             [
                 "Cuenta en las métricas: la puntuación del árbitro (R04), entera; los"
-                " primarios (R01, R03) divergieron.",
+                " primarios (R01, R03) divergieron (la clasificación difiere, fallo crítico"
+                " en un solo lado).",
                 "Cuenta en las métricas: la media de los dos primarios (R01, R02).",
                 "Pendiente de arbitraje: los primarios (R01, R02) divergieron (la"
                 " clasificación difiere, puntuaciones brutas demasiado distintas). No cuenta"
@@ -482,6 +514,10 @@ def test_the_version_page_shows_every_scoring_and_which_counts(t):
     )
     found = articles(page)
     assert list(found) == ["run-1", "run-2", "run-3", "run-4"]  # one article per run
+    # run-3 pending arbitration, run-4 awaiting: the version is provisional, with 2.
+    assert f'<p class="note review-flag">{t("review_provisional_version", n=2)}</p>' in page
+    # Below a phone's width the scoring that counts (the arbiter's) comes first.
+    assert ".scorings .scoring.counts { order: -1; }" in page
     arbitrated = found["run-2"]
     heads = re.findall(r'<div class="scoring ([a-z ]+)"><h4>(.*?)</h4>', arbitrated)
     role_of = {PRIMARY_ROLE: t("review_role_primary"), ARBITER_ROLE: t("review_role_arbiter")}
@@ -541,3 +577,109 @@ def test_the_case_rows_and_matrix_show_the_run_as_counted(t):
     letters = re.findall(r"<i class=(\w+)>(.*?)</i>", row)
     pending = t("review_letter_pending")
     assert letters == [("conditional", t("letter_Conditional"))] * 2 + [("pending", pending)] * 2
+
+
+# --- Provisional versions --------------------------------------------------------------
+
+
+def counted_row(version, classification, clipped):
+    return {
+        "subject_id": "atlas",
+        "subject_version": version,
+        "classification": classification,
+        "clipped_score": clipped,
+    }
+
+
+def outcome_run(version, run_id, status, outcomes):
+    return PendingRun(
+        "atlas", version, "RO-FOUL-001", run_id, status, [o[0] for o in outcomes], [],
+        False, outcomes, "", [],
+    )  # fmt: skip
+
+
+# Version va: 4 counted runs, Pass 10, Pass 11, Conditional 8, Fail 4 (n_pass 2,
+# Σ clipped 33); run-1 pending between R01 (Fail 10, critical) and R02 (Pass 10), run-2
+# between R01 (Pass 12) and R02 (Conditional 8). α = 0.5, N + m = 6, and a run adds
+# pass/2 + c/24: base 2/2 + 33/24 = 57/24; run-1 adds 10/24 or 22/24, run-2 8/24 or 24/24.
+# Low (57 + 10 + 8)/24/6 = 75/144 = 0.52083 → 0.5208; high (57 + 22 + 24)/144 = 103/144 =
+# 0.71527 → 0.7153. A primary raised a critical fail: Eligible or Disqualified.
+PROVISIONAL_COUNTED = [
+    counted_row("va", "Pass", 10),
+    counted_row("va", "Pass", 11),
+    counted_row("va", "Conditional", 8),
+    counted_row("va", "Fail", 4),
+    counted_row("vb", "Conditional", 9.5),
+]
+RUN_1 = [["R01", "Fail", 10, True], ["R02", "Pass", 10, False]]
+RUN_2 = [["R01", "Pass", 12, False], ["R02", "Conditional", 8, False]]
+PROVISIONAL_PENDING = [
+    outcome_run("va", "run-1", "pending_arbitration", RUN_1),
+    outcome_run("va", "run-2", "pending_arbitration", RUN_2),
+    # vb: 1 counted run (Conditional 9.5), awaiting R01 (Pass 12): Q is exactly
+    # (1/2 + (9.5 + 12)/24) / 2 = (12 + 21.5)/48 = 0.69791 → 0.6979 at both ends.
+    outcome_run("vb", "run-3", "awaiting_second_review", [["R01", "Pass", 12, False]]),
+    # vc has no row on the leaderboard (no counted run): no range.
+    outcome_run("vc", "run-4", "awaiting_second_review", [["R01", "Pass", 12, True]]),
+]  # fmt: skip
+
+
+def test_the_provisional_ranges_by_hand():
+    ranges = provisional_ranges(
+        PROVISIONAL_COUNTED,
+        PROVISIONAL_PENDING,
+        0.5,
+        {("atlas", "va"): "Eligible", ("atlas", "vb"): "Disqualified"},
+    )
+    assert ranges == {
+        ("atlas", "va"): ProvisionalRange(2, "0.5208", "0.7153", ("Eligible", "Disqualified")),
+        ("atlas", "vb"): ProvisionalRange(1, "0.6979", "0.6979", ("Disqualified",)),
+    }
+    # Both primaries of a pending run raised a critical fail: Disqualified whatever.
+    both = [PROVISIONAL_PENDING[0]._replace(outcomes=[["R01", "Fail", 4, True]] * 2)]
+    assert provisional_ranges(PROVISIONAL_COUNTED, both, 0.5, {("atlas", "va"): "Eligible"})[
+        ("atlas", "va")
+    ].statuses == ("Disqualified",)
+    # A critical fail on a run awaiting its second review flags the version too.
+    awaiting = [PROVISIONAL_PENDING[3]._replace(subject_version="va")]
+    assert pending_counts(awaiting) == {("atlas", "va"): [0, 1, True]}
+
+
+@pytest.mark.parametrize(
+    ("t", "mark", "gate", "once"),
+    [
+        (
+            EN,
+            "provisional (2 under review)",
+            "Disqualified once reviewed",
+            "once reviewed: 0.5208–0.7153",
+        ),
+        (
+            ES,
+            "provisional (2 en revisión)",
+            "descalificada tras la revisión",
+            "tras la revisión: 0,5208–0,7153",
+        ),
+    ],
+)
+def test_a_provisional_row_on_the_page_and_in_markdown(t, mark, gate, once):
+    # va: a critical fail awaits arbitration (its flag says the gate may change); with
+    # both of its outcomes Disqualified, the certain change is added.
+    may = ProvisionalRange(2, "0.5208", "0.7153", ("Eligible", "Disqualified"))
+    certain = may._replace(statuses=("Disqualified",))
+    for provisional, added in ((may, ""), (certain, gate)):
+        view = board(REVIEW)
+        view = view._replace(rows=[view.rows[0]._replace(provisional=provisional), *view.rows[1:]])
+        html = str(COMPONENTS.ranking_table(view, lambda row: "#", lambda _fail: None, Labels(t)))
+        a = cells_of(html, "va")
+        flag = t("review_critical_pending")
+        assert a[4] == f"{t('status_eligible')}⚠ {flag}{mark}{added}"
+        assert a[5] == f"{t.number('0.5')}{once}"
+        markdown = render_markdown(view, t)
+        assert f"· {mark}{f' · **{gate}**' if added else ''} |" in markdown
+        assert f"| {t.number('0.5208')}–{t.number('0.7153')} |" in markdown
+
+
+def t_provisional_absent(page: str) -> bool:
+    """No run of the page is pending: no provisional note."""
+    return 'class="note review-flag"' not in page

@@ -83,6 +83,11 @@ def test_the_site_is_its_front_pages_and_a_page_per_case_and_version_in_each_edi
         "es/findings.html", "es/index.html", "es/report.html",
         "findings.html", "index.html", "report.html",
     ]  # fmt: skip
+    # Under double review, the arbitration worklist in every edition too.
+    assert site_page_paths([], [], double_review=True) == [
+        "es/findings.html", "es/index.html", "es/report.html", "es/worklist.html",
+        "findings.html", "index.html", "report.html", "worklist.html",
+    ]  # fmt: skip
 
 
 def test_a_page_is_written_at_its_path_in_its_jobs_folder(tmp_path):

@@ -104,8 +104,12 @@ def test_double_reviewed_demo_and_an_added_arbiter(tmp_path):
         assert int(row["n_responses"]) == sum(int(row[name]) for name in parts)
     leaderboard = read_csv(results / "leaderboard.csv")
     assert list(leaderboard[0]) == LEADERBOARD_REVIEW_COLUMNS
+    # Flagged: a critical-fail disagreement pending arbitration, or a critical fail
+    # raised on a run awaiting its second review.
     critical_versions = {
-        row["subject_version"] for row in pending if row["critical_disagreement"] == "True"
+        row["subject_version"]
+        for row in pending
+        if row["critical_disagreement"] == "True" or row["critical_fail_by"]
     }
     assert critical_versions
     assert {
@@ -167,22 +171,42 @@ def test_double_reviewed_demo_and_an_added_arbiter(tmp_path):
 
 
 def test_review_errors_are_reported_together(tmp_path):
-    # Two errors in two runs, one line each with the file and the rule, one run: a
-    # third primary (R03 is not an arbiter) and an unregistered reviewer.
+    # Three errors in three runs, one line each with the file and the rule, one run: a
+    # third primary (R05, registered as primary only, on a run of R01 and R03, both
+    # primary only), an unregistered reviewer (R09), and an arbiter (R04) on a run whose
+    # primaries agree (a policy change would do it: named, an error by default).
     workdir = workflow_copy(tmp_path / "workflow")
     corpus = tmp_path / "corpus"
     generator = REPO / "scripts/tools/make_demo_corpus.py"
     subprocess.run([sys.executable, generator, corpus, "--double-review"], check=True)
+    with open(corpus / "subjects/reviewers.yaml", "a", encoding="utf-8") as registry:
+        registry.write("  - reviewer_id: R05\n    roles: [primary]\n")
     results = workdir / "results"
     counts = scorings_per_run(corpus)
     pair_runs = sorted(run for run, n in counts.items() if n == 2)
+
+    def reviewers_of(subject, run_name):
+        folder = corpus / "scoring/v1.0" / subject
+        return {path.name.rsplit("-", 1)[1][:-5] for path in folder.glob(f"{run_name}__eval-*")}
+
+    def agree(subject, run_name):
+        """Both scorings give the same values: no divergence rule can fire."""
+        folder = corpus / "scoring/v1.0" / subject
+        documents = [json.loads(p.read_text("utf-8")) for p in folder.glob(f"{run_name}__eval-*")]
+        keys = ("criterion_scores", "automatic_fails_triggered", "correctness")
+        values = [[json.dumps(d[key], sort_keys=True) for key in keys] for d in documents]
+        return values[0] == values[1]
+
+    primary_only = next(run for run in pair_runs if reviewers_of(*run) == {"R01", "R03"})
+    others = [run for run in pair_runs if run != primary_only]
+    agreeing = next(run for run in others[1:] if agree(*run) and "R04" not in reviewers_of(*run))
     added = []
-    for (subject, run_name), reviewer in zip(pair_runs[:2], ["R03", "R09"], strict=True):
+    for (subject, run_name), reviewer in zip(
+        [primary_only, others[0], agreeing], ["R05", "R09", "R04"], strict=True
+    ):
         folder = corpus / "scoring/v1.0" / subject
         existing = sorted(folder.glob(f"{run_name}__eval-*.json"))
         document = json.loads(existing[0].read_text("utf-8"))
-        if reviewer in {path.name.rsplit("-", 1)[1][:-5] for path in existing}:
-            reviewer = "R05"  # not registered either
         case_id, run_id = run_name.split("__")
         document.update(
             reviewer_id=reviewer,
@@ -196,8 +220,13 @@ def test_review_errors_are_reported_together(tmp_path):
     run = run_workflow(workdir, **config)
     assert run.returncode != 0
     assert "Traceback" not in run.output
-    for path, _reviewer in added:
+    expected = {
+        "R05": "three primaries: R05 is registered as primary only",
+        "R09": "is not registered",
+        "R04": "are not divergent under the review policy",
+    }
+    for path, reviewer in added:
         lines = [line for line in run.output.splitlines() if f"{corpus}/{path}: " in line]
         assert len(lines) == 1, run.output
-        assert ("three primaries" in lines[0]) or ("is not registered" in lines[0])
+        assert expected[reviewer] in lines[0], lines[0]
     assert not (results / "per_run.csv").exists()

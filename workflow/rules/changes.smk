@@ -42,6 +42,7 @@ rule metadata:
         reviews=expand(rules.per_run.output.reviews, partition=PARTITIONS),
         uncertainty_methods=f"{RUBRIC}/uncertainty_methods.md",
         rubric=f"{RUBRIC}/aggregated_metrics.md",
+        review_policy=REVIEW_POLICY_FILE,
         schemas=expand(
             f"{SCHEMAS}/{{kind}}.schema.json",
             kind=["response", "evaluation", "gold", "registry"],
@@ -61,5 +62,7 @@ rule metadata:
         bootstrap_replicates=config["bootstrap_replicates"],
         benchmark_version=VERSION,
         strict=config["strict"],
+        # The effective review policy (the version's with the configuration's overrides).
+        review_policy=POLICY | {"unneeded_arbiter": config["unneeded_arbiter"]},
     script:
         "../../scripts/results_metadata.py"

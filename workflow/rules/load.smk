@@ -82,11 +82,15 @@ rule cross_check:
         mem_mb=1024,
     params:
         files=digest_of("layout"),
+        # subjects/reviewers.yaml and annotations.yaml: inputs digested where present.
+        optional_inputs=digest_of("optional_inputs"),
         partitions=PARTITIONS,
         corpus=CORPUS,
         benchmark_version=VERSION,
         max_file_bytes=MAX_FILE_BYTES,
         strict=config["strict"],
+        # Arbiter scorings a policy change made unnecessary: an error or a warning.
+        unneeded_arbiter=config["unneeded_arbiter"],
         # coverage.csv's columns (with the pending counts under double review).
         reviewers_per_run=REVIEW_POLICY.reviewers_per_run,
     script:

@@ -77,7 +77,10 @@ rule front_pages:
         metrics_per_family=rules.leaderboard.input.metrics_per_family,
         critical_fails=rules.leaderboard.input.critical_fails,
         reviews=rules.leaderboard.input.reviews,
+        counted=rules.leaderboard.input.counted,
         uncertainty=rules.leaderboard.input.uncertainty,
+        # The arbitration worklist (under double review): pending_runs.csv's fragments.
+        pending_runs=expand(rules.per_run.output.pending_runs, partition=PARTITIONS),
         rankings=rules.leaderboard.input.rankings,
         operational=rules.leaderboard.input.operational,
         agreement=rules.leaderboard.input.agreement,
@@ -99,6 +102,8 @@ rule front_pages:
     params:
         alpha=config["alpha"],
         benchmark_version=VERSION,
+        # Under double review, the arbitration worklist page too.
+        reviewers_per_run=REVIEW_POLICY.reviewers_per_run,
     script:
         "../../scripts/front_pages.py"
 

@@ -679,6 +679,10 @@ class ConsolidatedRun(NamedTuple):
     fail_severities: list[str]  # sorted
     reported_confidence: int
     correctness: float  # a mean may be a quarter
+    # The divergence rules its primaries fired (an arbitrated run's, or those `union`
+    # settled); empty for an agreeing or single run. Last and defaulted: a file written
+    # without it still reads.
+    divergent: tuple[str, ...] | list[str] = ()
 
 
 class PendingRun(NamedTuple):
@@ -693,6 +697,17 @@ class PendingRun(NamedTuple):
     primary_ids: list[str]  # by id
     divergent: list[str]  # the divergence rules that fired ([] when awaiting)
     critical_disagreement: bool  # the primaries disagree on a critical fail
+    # Each primary's outcome, by id: [reviewer_id, class, clipped score, critical fail]:
+    # what the run would count if it took that primary's values (the provisional bound
+    # of the leaderboard; a critical fail on an awaiting run flags it too).
+    outcomes: list[list]
+    second_review_utc: str  # the newer primary's scoring_timestamp_utc; "" when awaiting
+    eligible_arbiters: list[str]  # registered arbiters, active then, not a primary; by id
+
+    @property
+    def critical_fail_raised(self) -> bool:
+        """A primary raised a critical fail: the version's gate may change."""
+        return any(outcome[3] for outcome in self.outcomes)
 
 
 @dataclass(frozen=True)
@@ -731,6 +746,9 @@ class PartitionReviews:
     pairs: list[ReviewPair]
     pending: list[PendingRun]
     newest_scoring_utc: str  # "" without a scored run
+    # Arbiter scorings on runs the policy finds not divergent: errors, or warnings with
+    # unneeded_arbiter: warning (the cross-check decides, as strict does for pending).
+    unneeded_arbiters: list[Problem]
 
 
 def write_partition_reviews(path, reviews: PartitionReviews) -> None:
@@ -746,4 +764,5 @@ def read_partition_reviews(path) -> PartitionReviews:
         pairs=[ReviewPair(*pair) for pair in document["pairs"]],
         pending=[PendingRun(*run) for run in document["pending"]],
         newest_scoring_utc=document["newest_scoring_utc"],
+        unneeded_arbiters=[Problem(*problem) for problem in document["unneeded_arbiters"]],
     )

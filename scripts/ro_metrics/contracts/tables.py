@@ -444,6 +444,14 @@ PENDING_COLUMNS = [
     "primary_ids",
     "divergent",  # the divergence rules that fired, joined by ";"
     "critical_disagreement",
+    # The worklist (multi-reviewer.md): when the second primary scored (empty while
+    # awaiting it), who may arbitrate (registered arbiters, active then, not a primary),
+    # the primaries who raised a critical fail, the files (paths in the corpus).
+    "second_review_utc",
+    "eligible_arbiters",
+    "critical_fail_by",
+    "response_file",
+    "scoring_files",
 ]
 COVERAGE_REVIEW_COLUMNS = [
     *COVERAGE_COLUMNS[:5],
@@ -467,11 +475,20 @@ def selected_columns(rows: list[list], header: list[str], columns: list[str]) ->
 
 # The leaderboard's pending counts, after its columns; pending_critical_fail: the
 # version has a run whose primaries disagree on a critical fail, not yet arbitrated.
-LEADERBOARD_REVIEW_COLUMNS = [
+LEADERBOARD_PENDING_COLUMNS = [
     *LEADERBOARD_COLUMNS,
     "n_pending_arbitration",
     "n_awaiting_second_review",
     "pending_critical_fail",
+]
+# Then a provisional version's (one with runs pending review) Q_final once they are
+# reviewed, each taking one of its primaries' values, and the statuses it could have
+# (";"-joined); empty for a version with none pending.
+LEADERBOARD_REVIEW_COLUMNS = [
+    *LEADERBOARD_PENDING_COLUMNS,
+    "q_final_if_reviewed_low",
+    "q_final_if_reviewed_high",
+    "status_if_reviewed",
 ]
 
 
@@ -485,9 +502,12 @@ def read_leaderboard(path) -> list[dict[str, str]]:
     counts or without, leaderboard_columns), as read_table gives them."""
     with open(path, encoding="utf-8", newline="") as handle:
         found = next(csv.reader(handle), None)
-    # read_table checks the header: any other is an error.
-    with_pending = found == LEADERBOARD_REVIEW_COLUMNS
-    return read_table(path, LEADERBOARD_REVIEW_COLUMNS if with_pending else LEADERBOARD_COLUMNS)
+    # read_table checks the header: any other is an error. An earlier release's review
+    # columns (without the provisional range) still read.
+    for header in (LEADERBOARD_REVIEW_COLUMNS, LEADERBOARD_PENDING_COLUMNS):
+        if found == header:
+            return read_table(path, header)
+    return read_table(path, LEADERBOARD_COLUMNS)
 
 
 def pending_order(row: list) -> tuple:

@@ -156,3 +156,5 @@ def newest_timestamp(timestamps) -> str:
 # divergent_runs.csv's arbiter_status of a divergent run (multi-reviewer.md): an arbiter
 # decided it, or it awaits one. Written by the agreement step, read by the pages.
 ARBITRATED, PENDING = "arbitrated", "pending"
+# A critical-fail disagreement `critical_fails: union` settled without arbitration.
+SETTLED_BY_UNION = "settled_by_union"

@@ -30,6 +30,7 @@ from ro_metrics.corpus.layout import (
     FILE,
     MISSING,
     NOT_A_FILE,
+    OPTIONAL_INPUTS,
     REGISTRY,
     partition_ids,
     partition_of,
@@ -257,11 +258,19 @@ def cross_check(
     if operational.has_telemetry:
         # Telemetry is an input only where it exists: a corpus without it keeps its digest.
         parts.append(operational.digest)
+    # So are the reviewer registry and the annotations (their problems are the per-run
+    # step's and the annotations' reader's; a file too large to read is digested by name).
+    optional = optional_input_digests(corpus, max_bytes)
+    parts += [f"{path}\t{file_digest}" for path, file_digest in optional]
     for part in parts:
         digest.update(part.encode("ascii") + b"\n")
     verdict = Verdict(
         inputs_digest=digest.hexdigest(),
-        n_files=sum(p.n_files for p in partitions) + golds_result.n_files + 1 + operational.n_files,
+        n_files=sum(p.n_files for p in partitions)
+        + golds_result.n_files
+        + 1
+        + operational.n_files
+        + len(optional),
         n_scored_runs=sum(row.n_scored for row in versions),
         coverage=coverage_rows(versions, registry or {}, telemetry),
         subjects=subjects or {},
@@ -272,9 +281,25 @@ def cross_check(
         *golds_result.file_digests,
         *([InputDigest(REGISTRY, registry_digest)] if registry_digest else []),
         *(entry for partition in partitions for entry in partition.file_digests),
+        *optional,
     ]
     input_files.sort()
     return CrossCheckResult(problems, unscored, verdict, input_files)
+
+
+def optional_input_digests(corpus: Path, max_bytes: int) -> list[InputDigest]:
+    """The digest of each of layout.OPTIONAL_INPUTS the corpus has (subjects/reviewers.yaml,
+    subjects/annotations.yaml), by path. A file larger than max_bytes is not read (its
+    reader reports it): its digest is of its size instead, so a change still shows."""
+    found = []
+    for name in OPTIONAL_INPUTS:
+        path = Path(corpus) / name
+        if not path.is_file():
+            continue
+        size = path.stat().st_size
+        content = path.read_bytes() if size <= max_bytes else f"size {size}".encode()
+        found.append(InputDigest(name, hashlib.sha256(content).hexdigest()))
+    return found
 
 
 # The inputs digest covers the responses and scorings in this many fixed groups of

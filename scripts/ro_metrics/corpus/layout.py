@@ -29,6 +29,11 @@ from typing import NamedTuple
 REGISTRY = "subjects/registry.yaml"
 # The reviewer registry (multi-reviewer.md): optional with one reviewer per run.
 REVIEWERS = "subjects/reviewers.yaml"
+# The subjects' annotations: optional; an input of the results where present.
+ANNOTATIONS = "subjects/annotations.yaml"
+# The optional files of subjects/ that are inputs where present: their digests enter
+# input_files.csv and the inputs digest (a corpus without them keeps its digest).
+OPTIONAL_INPUTS = (REVIEWERS, ANNOTATIONS)
 # The runner's telemetry: one CSV per batch of calls (telemetry.md).
 BATCH_LOGS = "logs/batch_logs"
 BATCH_LOG_SUFFIX = ".csv"
@@ -285,6 +290,7 @@ class CorpusScan(NamedTuple):
     telemetry: str
     responses: str  # which responses exist (their paths), for the operational step
     reviewers: str  # subjects/reviewers.yaml
+    optional_inputs: str  # OPTIONAL_INPUTS (the cross-check digests them)
 
 
 def _digest(lines) -> str:
@@ -312,6 +318,13 @@ def scan_corpus(root: Path, version: str, setting: int | str) -> CorpusScan:
         responses=_digest(responses),
         reviewers=_digest(
             [_line(FILE, REVIEWERS, reviewers.stat())] if reviewers.is_file() else []
+        ),
+        optional_inputs=_digest(
+            [
+                _line(FILE, name, (root / name).stat())
+                for name in OPTIONAL_INPUTS
+                if (root / name).is_file()
+            ]
         ),
     )
 

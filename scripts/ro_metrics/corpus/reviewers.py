@@ -2,13 +2,18 @@
 reviewer registry (subjects/reviewers.yaml), who acts as what on each run, and the
 consolidation of every run (step 1d).
 
-Role assignment, precisely: a run's scorings are taken in the order of their
-scoring_timestamp_utc (the instant it denotes; equal instants by reviewer_id). The
-first two are the primaries, a third is the arbiter. A reviewer registered with both
-roles is a primary when its scoring is one of the first two, the arbiter when it is
-the third. So an arbiter's scoring must be the run's newest: one made before the second
-primary's makes it a primary, and the run's newest scoring by a reviewer without the
-arbiter role makes three primaries.
+Role assignment, precisely (config/README.md and docs/validation.md give examples):
+the registry decides first. A scoring by a reviewer registered in one role acts in that
+role, whatever the times: a primary-only reviewer is a primary, an arbiter-only
+reviewer the arbiter. Time decides only among the run's reviewers registered with both
+roles: taken in the order of their scoring_timestamp_utc (the instant it denotes; equal
+instants by reviewer_id), they fill the primary places the single-role primaries left
+(two in all), and the next is the arbiter. So a re-saved scoring (a later timestamp)
+never changes a role that single-role reviewers fix: a dual-role primary beside a
+primary-only reviewer and an arbiter-only reviewer stays a primary. Only a run with two
+or more dual-role reviewers and no single-role reviewer to place them relies on their
+times. Without a registry (one reviewer per run), the first two by time are the
+primaries, a third the arbiter.
 
 Every problem names the scoring file and the rule it breaks; all are handed to the
 cross-check, which reports them with every other problem of the corpus in one run.
@@ -37,6 +42,7 @@ from ro_metrics.formulas.consolidation import (
     AWAITING_SECOND_REVIEW,
     CRITICAL_FAIL_MODES,
     DIVERGENCE_RULES,
+    PENDING_ARBITRATION,
     SINGLE,
     ReviewPolicy,
     consolidate_run,
@@ -146,13 +152,20 @@ def scoring_order(scoring: ScoredRun) -> tuple:
     return timestamp_instant(scoring.scoring_timestamp_utc), scoring.reviewer_id
 
 
+def registered_roles(scoring: ScoredRun, reviewers: dict[str, Reviewer] | None) -> frozenset:
+    """The roles a scoring's reviewer is registered with; both for an unregistered one
+    (reported by role_problems) or without a registry, so that time places it."""
+    reviewer = (reviewers or {}).get(scoring.reviewer_id)
+    return reviewer.roles if reviewer is not None else frozenset({PRIMARY, ARBITER_ROLE})
+
+
 def assign_roles(
     scorings: list[ScoredRun], reviewers: dict[str, Reviewer] | None, policy: ReviewPolicy, where
 ) -> Roles:
     """The run's primaries and arbiter (module docstring), and every rule its scorings
-    break: three primaries; the same reviewer twice; an unregistered reviewer or one
-    acting outside its roles or active dates; an arbiter who is one of the primaries.
-    `where(scoring)` is the scoring's path."""
+    break: three primaries; two arbiters; the same reviewer twice; an unregistered
+    reviewer or one acting outside its roles or active dates; an arbiter who is one of
+    the primaries. `where(scoring)` is the scoring's path."""
     ordered = sorted(scorings, key=scoring_order)
     problems = []
     seen = {}
@@ -166,52 +179,66 @@ def assign_roles(
                 )
             )
         seen.setdefault(scoring.reviewer_id, scoring)
-    primaries, rest = ordered[:2], ordered[2:]
-    arbiter = rest[0] if rest else None
+    if policy.reviewers_per_run == 1:
+        if reviewers is not None:
+            for scoring in ordered:
+                problems += role_problems(scoring, PRIMARY, reviewers, ordered, where)
+        return Roles(ordered, None, problems)
+    roles = [registered_roles(scoring, reviewers) for scoring in ordered]
+    fixed_primaries = [s for s, r in zip(ordered, roles, strict=True) if ARBITER_ROLE not in r]
+    fixed_arbiters = [s for s, r in zip(ordered, roles, strict=True) if PRIMARY not in r]
+    both = [s for s, r in zip(ordered, roles, strict=True) if PRIMARY in r and ARBITER_ROLE in r]
+    open_places = max(0, 2 - len(fixed_primaries))
+    primaries = sorted([*fixed_primaries, *both[:open_places]], key=scoring_order)
+    arbiters = sorted([*fixed_arbiters, *both[open_places:]], key=scoring_order)
+    # More than two primaries: the newest beyond two is the error (the load step allows
+    # three scorings per run, so at most one).
+    for extra in primaries[2:]:
+        others = ", ".join(f"{p.reviewer_id} ({where(p)})" for p in primaries[:2])
+        held = " and ".join(sorted(registered_roles(extra, reviewers)))
+        problems.append(
+            (
+                where(extra),
+                f"three primaries: {extra.reviewer_id} is registered as {held} only, not "
+                f"arbiter, and the run has two other primaries: {others}",
+            )
+        )
+    for extra in arbiters[1:]:
+        problems.append(
+            (
+                where(extra),
+                f"two arbiters: {extra.reviewer_id} and {arbiters[0].reviewer_id} "
+                f"({where(arbiters[0])}) are both registered as arbiter only",
+            )
+        )
+    primaries, arbiter = primaries[:2], (arbiters[0] if arbiters else None)
     primary_ids = {scoring.reviewer_id for scoring in primaries}
     if arbiter is not None and arbiter.reviewer_id in primary_ids:
         problems.append(
             (where(arbiter), f"arbiter {arbiter.reviewer_id} is one of the run's primaries")
         )
     if reviewers is not None:
-        for position, scoring in enumerate(ordered):
-            acting = PRIMARY if position < 2 else ARBITER_ROLE
-            problems += role_problems(scoring, acting, reviewers, primaries, where)
-    if policy.reviewers_per_run == 1:
-        primaries, arbiter = ordered, None
+        for scoring in ordered:
+            problems += role_problems(scoring, None, reviewers, primaries, where)
     return Roles(primaries, arbiter, problems)
 
 
-def role_problems(scoring: ScoredRun, acting: str, reviewers, primaries, where) -> list:
-    """The registry's rules for one scoring acting as `acting`."""
+def role_problems(scoring: ScoredRun, acting: str | None, reviewers, primaries, where) -> list:
+    """The registry's rules for one scoring: registered, acting in a role it has
+    (`acting`; None under double review, where assign_roles placed it by its roles),
+    within its active dates."""
     path, reviewer_id = where(scoring), scoring.reviewer_id
     reviewer = reviewers.get(reviewer_id)
     if reviewer is None:
         return [(path, f"reviewer_id {reviewer_id!r} is not registered in {REVIEWERS}")]
     problems = []
-    if acting not in reviewer.roles:
+    if acting is not None and acting not in reviewer.roles:
         roles = " and ".join(sorted(reviewer.roles))
-        if acting == ARBITER_ROLE:
-            others = ", ".join(f"{p.reviewer_id} ({where(p)})" for p in primaries)
-            problems.append(
-                (
-                    path,
-                    f"three primaries: {reviewer_id} made the run's third scoring but is "
-                    f"registered as {roles} only, not arbiter (the primaries: {others})",
-                )
-            )
-        else:
-            problems.append(
-                (
-                    path,
-                    f"reviewer {reviewer_id} acts as a primary (one of the run's first two "
-                    f"scorings by time) but is registered as {roles} only",
-                )
-            )
+        problems.append(
+            (path, f"reviewer {reviewer_id} acts as a primary but is registered as {roles} only")
+        )
     day = utc_text(scoring.scoring_timestamp_utc)[:10]
-    if (reviewer.active_from and day < reviewer.active_from) or (
-        reviewer.active_to and day > reviewer.active_to
-    ):
+    if not active_on(reviewer, day):
         problems.append(
             (
                 path,
@@ -227,6 +254,33 @@ class ConsolidationResult(NamedTuple):
     pairs: list[ReviewPair]
     problems: list[Problem]
     pending: list[Problem]  # errors only with strict=true
+    # Arbiter scorings on runs the review policy finds not divergent (a policy changed
+    # after arbitration): errors, or warnings with unneeded_arbiter: warning.
+    unneeded_arbiters: list[Problem]
+
+
+def active_on(reviewer: Reviewer, day: str) -> bool:
+    """Whether the reviewer's active period (YYYY-MM-DD, "" for no limit) holds `day`."""
+    return not (reviewer.active_from and day < reviewer.active_from) and not (
+        reviewer.active_to and day > reviewer.active_to
+    )
+
+
+def eligible_arbiters(run: PendingRun, reviewers: dict[str, Reviewer] | None) -> list[str]:
+    """The reviewers who may arbitrate a run pending arbitration, by id: registered with
+    the arbiter role, not one of its primaries, and not retired before its second review
+    (active_to on or after that day; an active_from later than it is a reviewer who
+    starts after, still eligible). None for a run awaiting its second review."""
+    if run.status != PENDING_ARBITRATION or not reviewers:
+        return []
+    day = utc_text(run.second_review_utc)[:10]
+    return sorted(
+        reviewer.reviewer_id
+        for reviewer in reviewers.values()
+        if ARBITER_ROLE in reviewer.roles
+        and reviewer.reviewer_id not in run.primary_ids
+        and not (reviewer.active_to and reviewer.active_to < day)
+    )
 
 
 def consolidate(
@@ -255,6 +309,7 @@ def consolidate(
     pending: list[PendingRun] = []
     pairs: list[ReviewPair] = []
     strict_problems: list[Problem] = []
+    unneeded: list[Problem] = []
     for _, scorings in sorted(by_run.items()):
         roles = assign_roles(scorings, reviewers, policy, where)
         problems += [Problem(*found) for found in roles.problems]
@@ -268,22 +323,35 @@ def consolidate(
         outcome = consolidate_run(
             roles.primaries, roles.arbiter, golds[scorings[0].case_id], policy
         )
-        if outcome.arbiter_without_divergence:
+        if outcome.arbiter_without_divergence and len(roles.primaries) == 1:
             problems.append(
                 Problem(
                     where(roles.arbiter),
-                    f"arbiter {roles.arbiter.reviewer_id} scored a run that is not divergent "
-                    f"(the primaries {' and '.join(sorted(s.reviewer_id for s in roles.primaries))}"
-                    " need no arbiter under the review policy)",
+                    f"arbiter {roles.arbiter.reviewer_id} scored a run with one primary "
+                    f"scoring ({where(roles.primaries[0])}): an arbiter decides between two",
                 )
             )
             continue
+        if outcome.arbiter_without_divergence:
+            primary_ids = " and ".join(sorted(s.reviewer_id for s in roles.primaries))
+            unneeded.append(
+                Problem(
+                    where(roles.arbiter),
+                    f"arbiter {roles.arbiter.reviewer_id} scored run {roles.arbiter.case_id} "
+                    f"{roles.arbiter.run_id}, but its primaries {primary_ids} are not "
+                    "divergent under the review policy (was the policy changed after the "
+                    "arbitration?): the run counts the primaries' agreed value and not the "
+                    "arbiter's; remove the arbiter's scoring, restore the policy, or set "
+                    "unneeded_arbiter: warning to publish so",
+                )
+            )
         if outcome.pair is not None:
             pairs.append(outcome.pair)
         if outcome.run is not None:
             consolidated.append(outcome.run)
             continue
-        pending.append(outcome.pending)
+        eligible = eligible_arbiters(outcome.pending, reviewers)
+        pending.append(outcome.pending._replace(eligible_arbiters=eligible))
         state = (
             "awaits its second review"
             if outcome.pending.status == AWAITING_SECOND_REVIEW
@@ -300,5 +368,5 @@ def consolidate(
             )
         )
     return ConsolidationResult(
-        Consolidation(consolidated, pending), pairs, sorted(problems), strict_problems
+        Consolidation(consolidated, pending), pairs, sorted(problems), strict_problems, unneeded
     )

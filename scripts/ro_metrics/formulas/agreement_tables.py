@@ -28,6 +28,7 @@ from ro_metrics.contracts.vocabulary import (
     MAX_RAW_SCORE,
     PASS,
     PENDING,
+    SETTLED_BY_UNION,
     family_of,
 )
 from ro_metrics.formulas import agreement
@@ -463,13 +464,21 @@ def reviewer_severity_rows(
 # --- divergent_runs.csv -----------------------------------------------------------------
 
 
+def arbiter_status(pair: ReviewPair) -> str:
+    """A divergent run's arbiter status: arbitrated, settled by `union` without
+    arbitration (the pair was decided by the agreed value), or pending."""
+    if pair.arbiter_id:
+        return ARBITRATED
+    return SETTLED_BY_UNION if pair.decision == "mean" else PENDING
+
+
 def divergent_run_rows(
     pairs: Sequence[ReviewPair], arbiter_classes: Mapping[RunKey, str]
 ) -> list[list]:
     """divergent_runs.csv: one row per pair whose divergence rules fired, both primaries'
     values, the rules that fired (`;`-joined, in the pair's order), the arbiter's status
-    (arbitrated / pending), id and classification. Critical-fail disagreements first,
-    then by subject_id, subject_version, case_id, run_id."""
+    (arbitrated / settled_by_union / pending), id and classification. Critical-fail
+    disagreements first, then by subject_id, subject_version, case_id, run_id."""
     divergent = [pair for pair in pairs if pair.divergent]
     divergent.sort(key=lambda pair: (pair.critical_a == pair.critical_b, run_key(pair)))
     return [
@@ -490,7 +499,7 @@ def divergent_run_rows(
             pair.critical_a,
             pair.critical_b,
             ";".join(pair.divergent),
-            ARBITRATED if pair.arbiter_id else PENDING,
+            arbiter_status(pair),
             pair.arbiter_id,
             _arbiter_class(pair, arbiter_classes),
         ]

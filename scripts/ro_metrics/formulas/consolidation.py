@@ -6,6 +6,7 @@ Which scoring of a run is a primary and which the arbiter, and whether the revie
 may act so, is the corpus layer's (corpus/reviewers.py); here the roles are given.
 """
 
+from fractions import Fraction
 from typing import NamedTuple
 
 from ro_metrics.contracts.records import (
@@ -95,13 +96,10 @@ def fired_rules(a: ScoredRun, b: ScoredRun, gold: PublicGold, policy: ReviewPoli
         CORRECTNESS: abs(a.correctness - b.correctness) > 0.5,
     }
     fired = [rule for rule in DIVERGENCE_RULES if rule in policy.divergence_rules and checks[rule]]
-    # "critical fails: arbiter decides": a critical-fail disagreement always goes to the
-    # arbiter, whether or not the rule is listed.
-    if (
-        policy.critical_fails == ARBITER_DECIDES
-        and checks[CRITICAL_FAIL]
-        and CRITICAL_FAIL not in fired
-    ):
+    # A critical-fail disagreement always fires, whether or not the rule is listed:
+    # under "critical fails: arbiter decides" it goes to the arbiter, under `union` the
+    # fail stands (needs_arbiter), and either way the run is recorded as divergent.
+    if checks[CRITICAL_FAIL] and CRITICAL_FAIL not in fired:
         fired.insert(1 if CLASSIFICATION in fired else 0, CRITICAL_FAIL)
     if policy.agreed_value == ARBITER_DECIDES and (
         a.criterion_scores != b.criterion_scores or a.correctness != b.correctness
@@ -112,9 +110,20 @@ def fired_rules(a: ScoredRun, b: ScoredRun, gold: PublicGold, policy: ReviewPoli
 
 def needs_arbiter(fired: list[str], policy: ReviewPolicy) -> bool:
     """A run needs the arbiter when a fired rule is one the agreed value cannot settle:
-    every rule, except a critical-fail disagreement under `union` (the fail stands)."""
-    settled = {CRITICAL_FAIL} if policy.critical_fails == UNION else set()
+    every rule, except a critical-fail disagreement under `union` (the fail either
+    primary raised stands, without arbitration, config/README.md) and the class
+    difference it makes (a critical fail makes the run a Fail whatever the other
+    primary's class; the agreed run is a Fail)."""
+    settled = set()
+    if policy.critical_fails == UNION and CRITICAL_FAIL in fired:
+        settled = {CRITICAL_FAIL, CLASSIFICATION}
     return any(rule not in settled for rule in fired)
+
+
+def settled_by_union(fired: list[str], policy: ReviewPolicy) -> bool:
+    """A divergent run that `union` settled: a critical-fail disagreement and nothing
+    else the agreed value cannot settle."""
+    return bool(fired) and policy.critical_fails == UNION and not needs_arbiter(fired, policy)
 
 
 def agreed_run(a: ScoredRun, b: ScoredRun) -> ConsolidatedRun:
@@ -164,6 +173,17 @@ def scoring_as_run(
         scoring.reported_confidence,
         float(scoring.correctness),
     )
+
+
+def primary_outcome(scoring: ScoredRun, gold: PublicGold) -> list:
+    """What a run would count if it took this primary's values: [reviewer_id, class,
+    clipped score, critical fail]."""
+    return [
+        scoring.reviewer_id,
+        scoring_class(scoring, gold),
+        cm.clipped_score(cm.raw_score(scoring.criterion_scores), gold.rubric_ceiling),
+        cm.has_critical_fail(scoring.fail_severities),
+    ]
 
 
 class Outcome(NamedTuple):
@@ -230,19 +250,27 @@ def consolidate_run(
             [only.reviewer_id],
             [],
             False,
+            [primary_outcome(only, gold)],
+            "",
+            [],
         )
         return Outcome(None, pending, None, arbiter is not None)
     a, b = primaries
     fired = fired_rules(a, b, gold, policy)
     ids = sorted([a.reviewer_id, b.reviewer_id])
     if not needs_arbiter(fired, policy):
+        # An arbiter's scoring on a run that needs none (a policy changed after it was
+        # made): reported by the caller; the run counts its primaries' agreed value, and
+        # records the arbiter who scored it.
         pair = review_pair(a, b, gold, fired, None, DECIDED_BY_MEAN)
-        return Outcome(agreed_run(a, b), None, pair, arbiter is not None)
+        run = agreed_run(a, b)._replace(divergent=fired)
+        if arbiter is not None:
+            run = run._replace(arbiter_id=arbiter.reviewer_id)
+        return Outcome(run, None, pair, arbiter is not None)
     if arbiter is not None:
         pair = review_pair(a, b, gold, fired, arbiter, DECIDED_BY_ARBITER)
-        return Outcome(
-            scoring_as_run(arbiter, ARBITER, ids, arbiter.reviewer_id), None, pair, False
-        )
+        run = scoring_as_run(arbiter, ARBITER, ids, arbiter.reviewer_id)._replace(divergent=fired)
+        return Outcome(run, None, pair, False)
     critical = cm.has_critical_fail(a.fail_severities) != cm.has_critical_fail(b.fail_severities)
     pending = PendingRun(
         a.subject_id,
@@ -253,19 +281,25 @@ def consolidate_run(
         ids,
         fired,
         critical,
+        [primary_outcome(scoring, gold) for scoring in sorted((a, b), key=lambda s: s.reviewer_id)],
+        newest_timestamp([a.scoring_timestamp_utc, b.scoring_timestamp_utc]),
+        [],
     )
     return Outcome(None, pending, review_pair(a, b, gold, fired, None, PENDING_ARBITRATION), False)
 
 
 def pending_counts(pending: list[PendingRun]) -> dict[tuple[str, str], list]:
     """Per (subject_id, subject_version) of the runs pending review: [runs pending
-    arbitration, runs awaiting their second review, a critical-fail disagreement among
-    the pending]."""
+    arbitration, runs awaiting their second review, a critical fail raised by a primary
+    of one of them (a disagreement pending arbitration, or on a run awaiting its second
+    review)]."""
     counts = {}
     for run in pending:
         found = counts.setdefault((run.subject_id, run.subject_version), [0, 0, False])
         found[run.status == AWAITING_SECOND_REVIEW] += 1
-        found[2] = found[2] or run.critical_disagreement
+        # A critical fail a primary raised on a pending or awaiting run: the gate may
+        # change once the run is reviewed.
+        found[2] = found[2] or run.critical_disagreement or run.critical_fail_raised
     return counts
 
 
@@ -303,3 +337,28 @@ def counted_scorings(runs: list[ConsolidatedRun]) -> set[tuple[str, str, str, st
             (run.subject_id, run.case_id, run.run_id, reviewer) for reviewer in reviewers
         )
     return counted
+
+
+def q_final_range(
+    n_runs: int, n_pass: int, clipped: Fraction, options: list[list[tuple[bool, Fraction]]], alpha
+) -> tuple[Fraction, Fraction]:
+    """Q_final once every pending run is counted, each taking one of its primaries'
+    values (the cheap bound of multi-reviewer.md's provisional marks): with N counted
+    runs, n_pass of them Pass, Σ clipped = `clipped`, and m pending runs, run i taking
+    (pass_i, c_i) from its `options[i]`,
+
+        Q = α · (n_pass + Σ pass_i) / (N + m) + (1 − α) · (Σ clipped + Σ c_i) / (12 (N + m)).
+
+    Each pending run adds its own term α · pass_i / (N + m) + (1 − α) · c_i / (12 (N + m)),
+    so the lowest Q takes, run by run, the option with the smallest term and the highest
+    the largest. Exact (α as the exact value of its binary float)."""
+    total = n_runs + len(options)
+    exact_alpha = Fraction(alpha)
+
+    def term(passed: bool, score: Fraction) -> Fraction:
+        return exact_alpha * int(passed) + (1 - exact_alpha) * Fraction(score) / 12
+
+    base = term(False, clipped) + exact_alpha * n_pass
+    low = base + sum((min(term(*o) for o in run) for run in options), Fraction(0))
+    high = base + sum((max(term(*o) for o in run) for run in options), Fraction(0))
+    return low / total, high / total

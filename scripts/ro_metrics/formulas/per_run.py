@@ -90,22 +90,32 @@ def consolidated_rows(runs: list[ConsolidatedRun], golds: dict[str, PublicGold])
     return rows
 
 
-def pending_rows(pending: list[PendingRun]) -> list[list]:
-    """The rows of pending_runs.csv (tables.PENDING_COLUMNS): every run left out of R for
-    its review, pending critical-fail disagreements first, then by (subject_id,
-    subject_version, case_id, run_id)."""
-    rows = [
-        [
-            run.subject_id,
-            run.subject_version,
-            run.case_id,
-            family_of(run.case_id),
-            run.run_id,
-            run.status,
-            ";".join(run.primary_ids),
-            ";".join(run.divergent),
-            run.critical_disagreement,
-        ]
-        for run in pending
-    ]
+def pending_rows(pending: list[PendingRun], files_of) -> list[list]:
+    """The rows of pending_runs.csv (tables.PENDING_COLUMNS), the committee's worklist:
+    every run left out of R for its review, with its files (files_of(run): the response
+    file and the primaries' scoring files, paths in the corpus), the second review's
+    timestamp, the eligible arbiters and the primaries who raised a critical fail;
+    pending critical-fail disagreements first, then by (subject_id, subject_version,
+    case_id, run_id)."""
+    rows = []
+    for run in pending:
+        response_file, scoring_files = files_of(run)
+        rows.append(
+            [
+                run.subject_id,
+                run.subject_version,
+                run.case_id,
+                family_of(run.case_id),
+                run.run_id,
+                run.status,
+                ";".join(run.primary_ids),
+                ";".join(run.divergent),
+                run.critical_disagreement,
+                run.second_review_utc,
+                ";".join(run.eligible_arbiters),
+                ";".join(outcome[0] for outcome in run.outcomes if outcome[3]),
+                response_file,
+                ";".join(scoring_files),
+            ]
+        )
     return sorted(rows, key=pending_order)

@@ -29,12 +29,36 @@ def file_digest(path) -> str:
     return f"sha256:{hashlib.sha256(Path(path).read_bytes()).hexdigest()}"
 
 
-def provenance(params, rubric, methods, schemas) -> dict:
+def effective_review_policy(policy: dict, policy_file) -> dict:
+    """The review policy the results were computed under: the version's policy file
+    (its path and digest) and, with one reviewer per run, reviewers_per_run 1 only (no
+    other setting applies); under double review every setting, the configuration's
+    overrides applied: the divergence rules, k, the agreed value, critical fails and
+    what an arbiter's scoring on a run that needs none is (unneeded_arbiter)."""
+    settings = {"reviewers_per_run": policy["reviewers_per_run"]}
+    if policy["reviewers_per_run"] == 2:
+        settings |= {key: policy[key] for key in sorted(policy) if key != "reviewers_per_run"}
+        settings["divergence_rules"] = list(policy["divergence_rules"])
+    return {
+        **settings,
+        "document": f"system/rubric/{Path(policy_file).parent.name}/{Path(policy_file).name}",
+        "digest": file_digest(policy_file),
+    }
+
+
+def provenance(params, rubric, methods, schemas, policy_file=None) -> dict:
     """Everything besides the inputs that the published values depend on: parameters,
-    the workflow's version, the rubric, methods and schemas it follows, its tools."""
+    the review policy, the workflow's version, the rubric, methods and schemas it
+    follows, its tools."""
+    review = (
+        {}
+        if policy_file is None
+        else {"review_policy": effective_review_policy(dict(params.review_policy), policy_file)}
+    )
     return {
         "alpha": params.alpha,
         "benchmark_version": params.benchmark_version,
+        **review,
         "uncertainty": {
             "bootstrap_replicates": params.bootstrap_replicates,
             "bootstrap_seed": params.bootstrap_seed,
@@ -55,7 +79,15 @@ def provenance(params, rubric, methods, schemas) -> dict:
     }
 
 
-def metadata(verdict: Verdict, newest_scoring_utc: str, params, rubric, methods, schemas) -> dict:
+def metadata(
+    verdict: Verdict,
+    newest_scoring_utc: str,
+    params,
+    rubric,
+    methods,
+    schemas,
+    policy_file=None,
+) -> dict:
     """What produced the results: parameters, input digests, tools; never a clock.
 
     The only time in it is the newest scoring's timestamp (the page's "Last update"
@@ -64,7 +96,7 @@ def metadata(verdict: Verdict, newest_scoring_utc: str, params, rubric, methods,
     this small document 20 MB).
     """
     return {
-        **provenance(params, rubric, methods, schemas),
+        **provenance(params, rubric, methods, schemas, policy_file),
         "newest_scoring_utc": newest_scoring_utc,
         "inputs": {
             "digest": f"sha256:{verdict.inputs_digest}",

@@ -36,10 +36,12 @@ from ro_metrics.contracts.tables import (
     FAMILY_COLUMNS,
     OPERATIONAL_MEASURES,
     OPERATIONAL_SUBJECT_COLUMNS,
+    PER_RUN_COLUMNS,
     SUBJECT_COLUMNS,
     assembled_table,
     decimal_text,
     format_metric,
+    read_per_run,
     read_table,
     read_uncertainty,
     rounded_exact,
@@ -47,7 +49,13 @@ from ro_metrics.contracts.tables import (
 from ro_metrics.contracts.vocabulary import ELIGIBLE
 from ro_metrics.formulas.operational import cost_per_case
 from ro_metrics.formulas.ranking import ranked, tie_groups, with_rank_intervals
-from ro_metrics.leaderboard.review_view import PendingCounts, ReviewSummary, review_summary
+from ro_metrics.leaderboard.review_view import (
+    PendingCounts,
+    ProvisionalRange,
+    ReviewSummary,
+    provisional_ranges,
+    review_summary,
+)
 
 # The scores of a row, in the order every rendering shows them.
 SCORES = ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
@@ -133,6 +141,9 @@ class LeaderboardRow(NamedTuple):
     largest_family: int  # runs of its largest family (0 without families)
     pending: PendingCounts | None  # its runs pending review; None when it has none
     neighbour: Neighbour | None  # a ranked row's test with the ranked row below it
+    # Provisional (runs pending review): the range of its Q_final and gate once they are
+    # reviewed; None when it has no run pending.
+    provisional: ProvisionalRange | None = None
 
     @property
     def scores(self) -> list[tuple[str, Score]]:
@@ -281,12 +292,14 @@ def leaderboard_view(
     operational: list[dict[str, str]] | None = None,
     neighbours: list[NeighbourTest] | None = None,
     review: ReviewSummary | None = None,
+    provisional: dict[tuple[str, str], ProvisionalRange] | None = None,
 ) -> LeaderboardView:
     """The view (module docstring) from: the rows of metrics_per_subject.csv (subjects),
     of uncertainty.csv (tables.read_uncertainty), the tracks and registry of the
     verdict, the rows of metrics_per_family.csv and critical_fails.csv; the rows of
     operational_per_subject.csv, None without telemetry; the neighbour tests of
-    rankings.json, None for none; the review summary, None with one reviewer per run."""
+    rankings.json, None for none; the review summary, None with one reviewer per run;
+    the provisional range of each version with runs pending review."""
     ordered = with_rank_intervals(ranked(subjects), uncertainty)
     groups = tie_groups(ordered)
     fails_of, families_of = {}, {}
@@ -342,6 +355,7 @@ def leaderboard_view(
                 largest_family=max((int(family["n_runs"]) for family in own_families), default=0),
                 pending=pending.get(key),
                 neighbour=below.get(key) if eligible else None,
+                provisional=(provisional or {}).get(key),
             )
         )
     return LeaderboardView(
@@ -362,14 +376,30 @@ def read_leaderboard_view(files, *, benchmark_version: str, alpha) -> Leaderboar
     files: the rule's input (rules leaderboard and front_pages name them alike), with
     the paths verdict, metadata, uncertainty, rankings, operational, agreement,
     divergent, and the partitions' metrics_per_subject, metrics_per_family,
-    critical_fails, reviews."""
+    critical_fails, reviews, counted (the provisional ranges)."""
     checked = read_verdict(files.verdict)
     pending = [run for path in files.reviews for run in read_partition_reviews(path).pending]
+    subjects = assembled_table(files.metrics_per_subject, SUBJECT_COLUMNS)
+    provisional = None
+    if pending:
+        # The counted runs of the versions with runs pending: their provisional range.
+        keys = {(run.subject_id, run.subject_version) for run in pending}
+        counted = read_per_run(files.counted)
+        counted_rows = [
+            dict(zip(PER_RUN_COLUMNS, record, strict=True))
+            for record in counted.records
+            if (record[0], record[1]) in keys
+        ]
+        statuses = {
+            (row["subject_id"], row["subject_version"]): row["leaderboard_status"]
+            for row in subjects
+        }
+        provisional = provisional_ranges(counted_rows, pending, alpha, statuses)
     return leaderboard_view(
         benchmark_version=benchmark_version,
         alpha=alpha,
         last_update=read_json(files.metadata)["newest_scoring_utc"],
-        subjects=assembled_table(files.metrics_per_subject, SUBJECT_COLUMNS),
+        subjects=subjects,
         uncertainty=read_uncertainty(files.uncertainty),
         tracks={(subject_id, version): track for subject_id, version, track in checked.tracks},
         registry=checked.subjects,
@@ -386,13 +416,15 @@ def read_leaderboard_view(files, *, benchmark_version: str, alpha) -> Leaderboar
             read_table(files.divergent, DIVERGENT_RUN_COLUMNS),
             pending,
         ),
+        provisional=provisional,
     )
 
 
 def leaderboard_table(view: LeaderboardView) -> list[list]:
     """The rows of leaderboard.csv with every column (tables.LEADERBOARD_REVIEW_COLUMNS;
-    the pending counts are published under double review only): each row's published
-    texts, its provider and track, the benchmark version, its runs pending review."""
+    the pending counts and provisional range are published under double review only):
+    each row's published texts, its provider and track, the benchmark version, its runs
+    pending review and its provisional range."""
     return [
         [
             row.rank,
@@ -411,6 +443,15 @@ def leaderboard_table(view: LeaderboardView) -> list[list]:
             row.status,
             view.benchmark_version,
             *(row.pending or NO_PENDING),
+            *provisional_cells(row.provisional),
         ]
         for row in view.rows
     ]
+
+
+def provisional_cells(provisional: ProvisionalRange | None) -> list[str]:
+    """leaderboard.csv's provisional columns: Q_final's range once the pending runs are
+    reviewed and the statuses it could then have (";"-joined); empty when none."""
+    if provisional is None:
+        return ["", "", ""]
+    return [provisional.q_final_low, provisional.q_final_high, ";".join(provisional.statuses)]

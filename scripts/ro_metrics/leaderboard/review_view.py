@@ -10,10 +10,19 @@ print it in each language. Every number of the agreement line is a published tex
 divergent_runs.csv, pending_runs.csv), so the pages cannot disagree with the files.
 """
 
+from fractions import Fraction
 from typing import NamedTuple
 
 from ro_metrics.contracts.records import ConsolidatedRun, PendingRun, PublicGold
-from ro_metrics.contracts.vocabulary import ARBITRATED, family_of
+from ro_metrics.contracts.tables import rounded_exact
+from ro_metrics.contracts.vocabulary import (
+    ARBITRATED,
+    DISQUALIFIED,
+    ELIGIBLE,
+    PASS,
+    SETTLED_BY_UNION,
+    family_of,
+)
 from ro_metrics.formulas.consolidation import (
     ARBITER,
     AWAITING_SECOND_REVIEW,
@@ -26,6 +35,7 @@ from ro_metrics.formulas.consolidation import (
     PENDING_ARBITRATION,
     RAW_SCORE,
     pending_counts,
+    q_final_range,
 )
 from ro_metrics.formulas.per_run import per_run_row
 
@@ -56,6 +66,9 @@ class AgreementLine(NamedTuple):
     n_arbitrated: int  # of them, decided by an arbiter
     n_pending_arbitration: int  # rows of pending_runs.csv by status
     n_awaiting_second_review: int
+    # Divergent runs critical_fails: union settled without arbitration: n_divergent =
+    # n_arbitrated + n_settled_by_union + n_pending_arbitration.
+    n_settled_by_union: int = 0
 
 
 class PendingCounts(NamedTuple):
@@ -65,6 +78,57 @@ class PendingCounts(NamedTuple):
     n_pending_arbitration: int
     n_awaiting_second_review: int
     critical: bool
+
+
+class ProvisionalRange(NamedTuple):
+    """A version with runs pending their review is provisional: its Q_final and gate
+    once each pending run takes one of its primaries' values (q_final_range), as shown
+    (4 decimals, rounded as the published numbers)."""
+
+    n_runs: int  # its runs pending arbitration or awaiting their second review
+    q_final_low: str
+    q_final_high: str
+    statuses: tuple[str, ...]  # the leaderboard statuses it could have: Eligible, Disqualified
+
+
+def provisional_ranges(
+    counted: list[dict], pending: list[PendingRun], alpha, statuses: dict
+) -> dict[tuple[str, str], ProvisionalRange]:
+    """Each version with pending runs and a row on the leaderboard: its provisional range.
+    counted: the counted runs' per-run rows as dicts (class, clipped score) of those
+    versions; statuses: each version's published leaderboard_status. The gate: a
+    Disqualified version stays so (its counted critical fail stays); an Eligible one is
+    Disqualified whatever the review if both primaries of a pending run raised a critical
+    fail, may become so if one did."""
+    by_version: dict = {}
+    for run in pending:
+        by_version.setdefault((run.subject_id, run.subject_version), []).append(run)
+    ranges = {}
+    for key, runs in sorted(by_version.items()):
+        if key not in statuses:
+            continue
+        rows = [row for row in counted if (row["subject_id"], row["subject_version"]) == key]
+        options = [
+            [(outcome[1] == PASS, Fraction(outcome[2])) for outcome in run.outcomes] for run in runs
+        ]
+        low, high = q_final_range(
+            len(rows),
+            sum(row["classification"] == PASS for row in rows),
+            sum((Fraction(row["clipped_score"]) for row in rows), Fraction(0)),
+            options,
+            alpha,
+        )
+        critical = [[outcome[3] for outcome in run.outcomes] for run in runs]
+        if statuses[key] != ELIGIBLE or any(all(flags) for flags in critical):
+            possible = (DISQUALIFIED,)
+        elif any(any(flags) for flags in critical):
+            possible = (ELIGIBLE, DISQUALIFIED)
+        else:
+            possible = (ELIGIBLE,)
+        ranges[key] = ProvisionalRange(
+            len(runs), repr(rounded_exact(low)), repr(rounded_exact(high)), possible
+        )
+    return ranges
 
 
 class ReviewSummary(NamedTuple):
@@ -105,6 +169,7 @@ def agreement_line(
         sum(row["arbiter_status"] == ARBITRATED for row in divergent),
         statuses.count(PENDING_ARBITRATION),
         statuses.count(AWAITING_SECOND_REVIEW),
+        sum(row["arbiter_status"] == SETTLED_BY_UNION for row in divergent),
     )
 
 
@@ -132,7 +197,7 @@ class ReviewedRun(NamedTuple):
     method: str  # mean_of_primaries, arbiter, pending_arbitration, awaiting_second_review
     consolidated: ConsolidatedRun | None  # the run the metrics count, None when pending
     row: list | None  # its per-run row (tables.PER_RUN_COLUMNS), None when pending
-    divergent: list[str]  # a run pending arbitration: the divergence rules that fired
+    divergent: list[str]  # the divergence rules that fired (pending, arbitrated, union)
 
     def counts(self, index: int) -> bool:
         """Whether the scoring at `index` is one that counts: both primaries of a mean,
@@ -186,7 +251,11 @@ def run_views(
         roles = [roles_of[reviewers[i]] for i in order]
         if isinstance(decision, ConsolidatedRun):
             row = per_run_row(decision, golds[case_id], family_of(case_id))
-            views.append(ReviewedRun(ordered, roles, decision.method, decision, row, []))
+            views.append(
+                ReviewedRun(
+                    ordered, roles, decision.method, decision, row, list(decision.divergent)
+                )
+            )
         else:
             views.append(
                 ReviewedRun(ordered, roles, decision.status, None, None, list(decision.divergent))

@@ -20,6 +20,8 @@ FINDINGS = "findings.html"  # the findings page (site/findings_page.py)
 REPORT = "report.html"  # the findings report's page (site/report_page.py)
 # The pages of the front pages job, each in every edition.
 FRONT_PAGES = (INDEX, FINDINGS, REPORT)
+# Under double review, the arbitration worklist (site/worklist_page.py): a front page too.
+WORKLIST = "worklist.html"
 _SAFE_VERSION = re.compile(r"[a-z0-9][a-z0-9._-]{0,79}")
 
 
@@ -58,12 +60,14 @@ def in_editions(pages) -> list[str]:
     return [edition_page(page, code) for code in LANGUAGES for page in pages]
 
 
-def site_page_paths(case_ids, versions) -> list[str]:
-    """Every page of the site, sorted, relative to the site folder: the front pages, a
-    page per case of the benchmark (case_ids: the golds') and per subject version with a
-    scored run (versions: (subject_id, subject_version) pairs), in every edition."""
+def site_page_paths(case_ids, versions, double_review: bool = False) -> list[str]:
+    """Every page of the site, sorted, relative to the site folder: the front pages (and
+    the arbitration worklist under double review), a page per case of the benchmark
+    (case_ids: the golds') and per subject version with a scored run (versions:
+    (subject_id, subject_version) pairs), in every edition."""
     pages = [
         *FRONT_PAGES,
+        *([WORKLIST] if double_review else []),
         *(case_page(case_id) for case_id in case_ids),
         *(version_page(subject_id, version) for subject_id, version in versions),
     ]

@@ -507,17 +507,21 @@ def _reviewers(reviewed: ReviewedRun, role: str) -> str:
 
 
 def decision_text(reviewed: ReviewedRun, t: Language) -> str:
-    """Which scoring of a run counts, in words: the mean of the two primaries, the
-    arbiter's scoring (whole), or why none does yet (pending arbitration, with the
-    divergence rules that fired; awaiting the second review)."""
+    """Which scoring of a run counts, in words: the mean of the two primaries (the
+    rules that fired when `union` settled a critical-fail disagreement), the arbiter's
+    scoring (whole, with the divergence rules that fired), or why none does yet
+    (pending arbitration, with the rules that fired; awaiting the second review)."""
     primaries = _reviewers(reviewed, PRIMARY_ROLE)
+    rules = ", ".join([t(RULE_LABELS[rule]) for rule in reviewed.divergent])
     if reviewed.method == MEAN_OF_PRIMARIES:
+        if reviewed.divergent:
+            # Diverged on a critical fail only, which critical_fails: union settled.
+            return t("review_decision_union", reviewers=primaries, rules=rules)
         return t("review_decision_mean", reviewers=primaries)
     if reviewed.method == ARBITER:
         arbiter = _reviewers(reviewed, ARBITER_ROLE)
-        return t("review_decision_arbiter", arbiter=arbiter, reviewers=primaries)
+        return t("review_decision_arbiter", arbiter=arbiter, reviewers=primaries, rules=rules)
     if reviewed.method == PENDING_ARBITRATION:
-        rules = ", ".join([t(RULE_LABELS[rule]) for rule in reviewed.divergent])
         return t("review_decision_pending", reviewers=primaries, rules=rules)
     return t("review_decision_awaiting", reviewers=primaries)
 
@@ -682,6 +686,10 @@ def render_version_page(
         Markup("".join(toc)),  # noqa: S704
         Labels(t),
         review_note="review_version_note" if reviewed else None,
+        # Provisional: its runs pending arbitration or awaiting their second review.
+        n_provisional=sum(
+            isinstance(view, ReviewedRun) and view.consolidated is None for view in runs
+        ),
     )
     before, after = frame_around(
         f"{subject_id} {subject_version} · {benchmark_version}", t, review=reviewed
