@@ -3,9 +3,11 @@ why (changes.csv, changes.md and the leaderboard pages' section on them, in each
 language).
 
 Compares this run's per-run table, metrics, intervals, criterion scores, input files
-and metadata with the newest snapshot in historico/ dated before the newest scoring (or,
-with config changes_since, on or before that date) (ro_metrics.history.changes). With no
-such snapshot the report says so and changes.csv has its header only. A snapshot that
+and metadata with the newest snapshot in historico/ dated before the newest scoring or
+on its day, unless that day's snapshot holds these very results (or, with config
+changes_since, the newest dated on or before that date) (ro_metrics.history.changes).
+With no such snapshot the report says so, naming the snapshots it saw, and changes.csv
+has its header only. A snapshot that
 cannot be read stops the run: nothing is published, and the message says how to compare
 with another. Logs its own wall and CPU seconds (`changes: … in X s (CPU Y s)`), which the
 bench's changes_step reads.
@@ -37,6 +39,7 @@ from ro_metrics.history.changes import (
     compare,
     comparison_snapshot,
     csv_text,
+    holds_these_results,
     read_snapshot,
 )
 from ro_metrics.history.changes_report import csv_rows, markdown, page_section
@@ -60,14 +63,20 @@ def main(smk) -> None:
     without_cycle_collector()
     started, cpu_started = time.perf_counter(), time.process_time()
     log = step_logger("changes", smk.log[0])
-    newest = read_json(smk.input.metadata)["newest_scoring_utc"]
-    current_date = smk.params.snapshot_date or newest[:10]
+    metadata = read_json(smk.input.metadata)
+    current_date = smk.params.snapshot_date or metadata["newest_scoring_utc"][:10]
     since = smk.params.changes_since
-    date = comparison_snapshot(snapshot_dates(smk.input.history), current_date, since)
+    dates = snapshot_dates(smk.input.history)
+    history = Path(smk.params.history)
+    # The day's snapshot, if any, is compared with unless it holds these very results.
+    these_results = current_date if holds_these_results(history / current_date, metadata) else ""
+    date = comparison_snapshot(dates, current_date, since, these_results)
     if date is None:
-        comparison = Comparison(None, current_date, since)
+        comparison = Comparison(
+            None, current_date, since, seen=tuple(dates), these_results=these_results
+        )
     else:
-        folder = Path(smk.params.history) / date
+        folder = history / date
         try:
             comparison = compare(
                 read_snapshot(folder), current_results(smk), date, current_date, since

@@ -251,9 +251,11 @@ def no_snapshot_yet(wildcards):
 if config["changes_since"]:
     _dates = snapshot_dates(snapshot_metadata_files())
     if not any(date <= config["changes_since"] for date in _dates):
+        # The snapshots seen, and the setting that compares with the oldest of them.
+        _use = f"; changes_since={_dates[0]} compares with the oldest" if _dates else ""
         configuration_error(
             f"changes_since: no snapshot in {HISTORY}/ is dated on or before "
-            f"{config['changes_since']} (snapshots: {', '.join(_dates) or 'none'})"
+            f"{config['changes_since']} (snapshots: {', '.join(_dates) or 'none'}){_use}"
         )
 
 
