@@ -3,11 +3,11 @@ why (changes.csv, changes.md and the leaderboard pages' section on them, in each
 language).
 
 Compares this run's per-run table, metrics, intervals, criterion scores, input files
-and metadata with the newest snapshot in historico/ dated before the newest scoring or
-on its day, unless that day's snapshot holds these very results (or, with config
-changes_since, the newest dated on or before that date) (ro_metrics.history.changes).
-With no such snapshot the report says so, naming the snapshots it saw, and changes.csv
-has its header only. A snapshot that
+and metadata with the newest snapshot in historico/ dated on or before the newest
+scoring's day that does not hold these very results (or, with config changes_since,
+the newest dated on or before that date) (ro_metrics.history.changes). With no such
+snapshot the report says so, naming the snapshots of other results it saw, and
+changes.csv has its header only. A snapshot that
 cannot be read stops the run: nothing is published, and the message says how to compare
 with another. Logs its own wall and CPU seconds (`changes: … in X s (CPU Y s)`), which the
 bench's changes_step reads.
@@ -43,7 +43,7 @@ from ro_metrics.history.changes import (
     read_snapshot,
 )
 from ro_metrics.history.changes_report import csv_rows, markdown, page_section
-from ro_metrics.history.snapshot import snapshot_dates
+from ro_metrics.history.snapshot import snapshot_dates, suggested_command
 from ro_metrics.rendering.translations import LANGUAGES, language
 
 
@@ -68,13 +68,13 @@ def main(smk) -> None:
     since = smk.params.changes_since
     dates = snapshot_dates(smk.input.history)
     history = Path(smk.params.history)
-    # The day's snapshot, if any, is compared with unless it holds these very results.
-    these_results = current_date if holds_these_results(history / current_date, metadata) else ""
+    # The snapshots of these very results (the same metadata.json): never the base, nor
+    # named, so that taking one changes nothing published.
+    these_results = [date for date in dates if holds_these_results(history / date, metadata)]
     date = comparison_snapshot(dates, current_date, since, these_results)
     if date is None:
-        comparison = Comparison(
-            None, current_date, since, seen=tuple(dates), these_results=these_results
-        )
+        seen = tuple(date for date in dates if date not in these_results)
+        comparison = Comparison(None, current_date, since, seen=seen)
     else:
         folder = history / date
         try:
@@ -85,16 +85,21 @@ def main(smk) -> None:
             # (pandas' ParserError is a ValueError: a snapshot file that is not a CSV.)
             log.error(
                 "Cannot compare with the snapshot %s: %s\nNothing was published. Snapshots "
-                "are never rewritten; to compare with another one: --config "
-                "changes_since=YYYY-MM-DD",
+                "are never rewritten; to compare with another one:\n  %s",
                 folder,
                 error,
+                suggested_command(smk.params.settings, changes_since="YYYY-MM-DD"),
             )
             sys.exit(1)
     write_bytes_atomic(smk.output.csv, table_bytes(CHANGES_COLUMNS, csv_rows(comparison)))
     write_bytes_atomic(smk.output.markdown, markdown(comparison).encode("utf-8"))
     write_json(
         smk.output.sections, {code: page_section(comparison, language(code)) for code in LANGUAGES}
+    )
+    log.info(
+        "changes: snapshots %s, of these very results %s",
+        ", ".join(dates) or "(none)",
+        ", ".join(these_results) or "(none)",
     )
     log.info(
         "changes: compared with snapshot %s: %d change(s) in %.3f s (CPU %.3f s)",

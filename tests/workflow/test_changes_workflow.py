@@ -199,13 +199,15 @@ def test_a_scoring_on_the_snapshot_day_is_compared_with_that_snapshot(tmp_path):
         "historico/2026-05-15/, the snapshot of the same day, which holds other results"
     )
     assert r"RO-MECH-004\_\_run-2026-05-12-002\_\_eval-R02.json added" in report
-    # Back to the snapshot's results: no other snapshot to compare with, and it says which
-    # snapshot it saw and the changes_since that compares with it.
+    # Back to the snapshot's results: it is never the base (taking it changed nothing
+    # published), and a later snapshot of other results is named with its changes_since.
+    later = run_workflow(root, "snapshot", corpus="corpus", snapshot_date="2026-06-01")
+    assert later.returncode == 0, later.output
     added.unlink()
     back = run_workflow(root, corpus="corpus")
     assert back.returncode == 0, back.output
     assert (root / "results" / "changes.md").read_text("utf-8").splitlines()[2] == (
-        "No earlier snapshot: historico/ has 2026-05-15 (these very results), none dated "
-        "before 2026-05-15 or of that day with other results; nothing to compare. To compare "
-        "with one, set changes\\_since to its date (changes\\_since=2026-05-15)."
+        "No earlier snapshot: historico/ has none of other results dated on or before "
+        "2026-05-15, only later ones (2026-06-01); nothing to compare. To compare with one, "
+        "set changes\\_since to its date (changes\\_since=2026-06-01)."
     )

@@ -28,7 +28,12 @@ from ro_metrics.contracts.published import (
 from ro_metrics.contracts.vocabulary import FAMILIES, LANGUAGES
 from ro_metrics.corpus.layout import has_telemetry, partition_ids, scan_corpus
 from ro_metrics.corpus.reviewers import MAX_SCORINGS, PolicyError, review_policy
-from ro_metrics.history.snapshot import SnapshotDateError, snapshot_date, snapshot_dates
+from ro_metrics.history.snapshot import (
+    SnapshotDateError,
+    snapshot_date,
+    snapshot_dates,
+    suggested_command,
+)
 
 
 def configuration_error(message):
@@ -67,14 +72,16 @@ def validate_config(config):
 validate_config(config)
 
 # The settings of this run that a command repeating it must give (the corpus, the
-# results and every setting that differs from config/config.yaml with the schema's
-# defaults): what a refused snapshot suggests to run under another date.
+# results and the site as in effect, and every setting that differs from
+# config/config.yaml with the schema's defaults): what every command a message suggests
+# carries (history.snapshot.suggested_command), so that a copy acts on the same data.
 _DEFAULTS = yaml.safe_load(Path(workflow.basedir, "config", "config.yaml").read_text("utf-8"))
 validate(_DEFAULTS, "../schemas/config.schema.yaml")
-RUN_SETTINGS = {"corpus": config["corpus"], "results": config["results"]} | {
+_PLACES = ("corpus", "results", "site")
+RUN_SETTINGS = {key: config[key] for key in _PLACES} | {
     key: value
     for key, value in config.items()
-    if key not in ("corpus", "results", "snapshot_date") and value != _DEFAULTS.get(key)
+    if key not in _PLACES and value != _DEFAULTS.get(key)
 }
 
 CORPUS = str(Path(config["corpus"]).absolute())
@@ -239,7 +246,8 @@ def no_snapshot_yet(wildcards):
         # A one-line message and a non-zero exit, before anything runs.
         print(
             f"Snapshot {folder} exists; snapshots are never rewritten, so nothing was run "
-            "(`snakemake snapshot` checks it against the results).",
+            f"(`{suggested_command(RUN_SETTINGS, 'snapshot')}` checks it against the "
+            "results).",
             file=sys.stderr,
         )
         sys.exit(1)

@@ -74,12 +74,7 @@ def lead(comparison: Comparison, t: Language = ENGLISH_LABELS) -> str:
             return t(
                 "changes_lead_none_seen",
                 date=comparison.current_date,
-                snapshots=", ".join(
-                    t("changes_snapshot_these", date=date)
-                    if date == comparison.these_results
-                    else date
-                    for date in comparison.seen
-                ),
+                snapshots=", ".join(comparison.seen),
                 settings=", ".join(f"changes_since={date}" for date in comparison.seen),
             )
         return t("changes_lead_none", date=comparison.current_date)
