@@ -58,8 +58,17 @@ def validate_config(config):
         cause = error.__context__
         if not hasattr(cause, "absolute_path"):
             raise
-        where = ".".join(str(part) for part in cause.absolute_path) or "config"
-        configuration_error(f"{where}: {cause.message}")
+        where = ".".join(str(part) for part in cause.absolute_path)
+        if cause.validator == "additionalProperties":
+            # The keys the schema knows, not jsonschema's wording.
+            valid = sorted(cause.schema.get("properties", {}))
+            unknown = sorted(set(cause.instance) - set(valid))
+            configuration_error(
+                f"{where + ': ' if where else ''}unknown key{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(unknown)}; the valid keys are {', '.join(valid)} "
+                "(config/README.md)"
+            )
+        configuration_error(f"{where or 'config'}: {cause.message}")
     # The schema checks the form YYYY-MM-DD; 2026-02-30 has it.
     for key in ("snapshot_date", "changes_since"):
         try:
@@ -163,7 +172,13 @@ except PolicyError as error:
 # job gets the digest of what it reads (path, size, modification and change time of
 # every file) as a parameter, so a changed digest reruns it (Snakemake's params trigger)
 # and the change time catches a file copied in with an old date.
-SCAN = scan_corpus(Path(CORPUS), VERSION, config["partitions"])
+try:
+    SCAN = scan_corpus(Path(CORPUS), VERSION, config["partitions"])
+except KeyboardInterrupt:
+    # Ctrl-C while a large corpus is listed (seconds at 10^5 files): one line, no
+    # traceback, as an interrupted job (contracts.files.step_logger).
+    print("Interrupted while listing the corpus; nothing was run.", file=sys.stderr)
+    sys.exit(130)
 PARTITIONS = partition_ids(SCAN.n_partitions)
 # What is published: with telemetry in the corpus, under double review (the registry,
 # contracts/published.py).
