@@ -20,6 +20,7 @@ from pathlib import Path
 from ro_metrics.contracts.files import (
     read_json,
     step_logger,
+    tell,
     without_cycle_collector,
     write_bytes_atomic,
     write_json,
@@ -75,6 +76,14 @@ def main(smk) -> None:
     if date is None:
         seen = tuple(date for date in dates if date not in these_results)
         comparison = Comparison(None, current_date, since, seen=seen)
+        if seen:
+            # changes.md names the setting (no path in a published file); the terminal
+            # the command with this run's settings.
+            tell(
+                f"changes: no snapshot of other results dated on or before {current_date}; "
+                f"to compare with historico/{seen[-1]}/: "
+                + suggested_command(smk.params.settings, changes_since=seen[-1])
+            )
     else:
         folder = history / date
         try:

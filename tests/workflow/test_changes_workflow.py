@@ -211,3 +211,9 @@ def test_a_scoring_on_the_snapshot_day_is_compared_with_that_snapshot(tmp_path):
         "2026-05-15, only later ones (2026-06-01); nothing to compare. To compare with one, "
         "set changes\\_since to its date (changes\\_since=2026-06-01)."
     )
+    # On the terminal, the command with the run's own settings.
+    assert (
+        "changes: no snapshot of other results dated on or before 2026-05-15; to compare "
+        "with historico/2026-06-01/: snakemake --cores 1 --config corpus=corpus "
+        "results=results changes_since=2026-06-01"
+    ) in back.output.splitlines()
