@@ -63,10 +63,10 @@ def validate_config(config):
             # The keys the schema knows, not jsonschema's wording.
             valid = sorted(cause.schema.get("properties", {}))
             unknown = sorted(set(cause.instance) - set(valid))
+            inside = f"{where}: " if where else ""
             configuration_error(
-                f"{where + ': ' if where else ''}unknown key{'s' if len(unknown) > 1 else ''} "
-                f"{', '.join(unknown)}; the valid keys are {', '.join(valid)} "
-                "(config/README.md)"
+                f"{inside}unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+                f"the valid keys are {', '.join(valid)} (config/README.md)"
             )
         configuration_error(f"{where or 'config'}: {cause.message}")
     # The schema checks the form YYYY-MM-DD; 2026-02-30 has it.
