@@ -23,6 +23,7 @@ from ro_metrics.history.snapshot import (
     snapshot_command,
     snapshot_contents,
     snapshot_date,
+    suggested_command,
 )
 
 
@@ -32,12 +33,12 @@ def main(smk) -> None:
     try:
         date = snapshot_date(read_json(published[METADATA.name]), smk.params.snapshot_date)
     except SnapshotDateError as error:
-        log.error("No snapshot taken: %s", error)
+        log.error("No snapshot taken: %s: %s", error, snapshot_command(smk.params.settings))
         sys.exit(1)
     folder = Path(smk.params.history) / date
     if not folder.exists():
         # Planned from the results as they were when the run started, of another date.
-        log.error(moved_date(date))
+        log.error(moved_date(date, suggested_command(smk.params.settings, "snapshot")))
         sys.exit(1)
     contents = snapshot_contents(published)
     found = differences(folder, contents)

@@ -15,8 +15,10 @@ from ro_metrics.contracts.published import METADATA
 from ro_metrics.history.snapshot import (
     SnapshotDateError,
     moved_date,
+    snapshot_command,
     snapshot_contents,
     snapshot_date,
+    suggested_command,
     write_snapshot,
 )
 
@@ -29,10 +31,11 @@ def main(smk) -> None:
         try:
             date = snapshot_date(read_json(published[METADATA.name]))
         except SnapshotDateError as error:
-            log.error("No snapshot taken: %s", error)
+            log.error("No snapshot taken: %s: %s", error, snapshot_command(smk.params.settings))
             sys.exit(1)
         if date != smk.wildcards.date:
-            log.error(moved_date(date, smk.wildcards.date))
+            command = suggested_command(smk.params.settings, "snapshot")
+            log.error(moved_date(date, command, smk.wildcards.date))
             sys.exit(1)
     contents = snapshot_contents(published)
     write_snapshot(target, contents)

@@ -1,7 +1,9 @@
 """Rule verify: recompute every published file into a scratch folder and compare.
 
 A hand-edited or stale file in results/ is named with its first differing line and
-fails the rule; results/ itself is never repaired (ro_metrics.history.verification).
+fails the rule, with the command that publishes the results again from the inputs
+(`--forcerun publish` with the run's settings); results/ itself is never repaired here
+(ro_metrics.history.verification).
 """
 
 import shutil
@@ -30,9 +32,12 @@ def main(smk) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
     if problems:
         log.error(
-            "verify: %d published file(s) differ from a recomputation from the inputs:\n%s",
+            "verify: %d published file(s) differ from a recomputation from the inputs:\n%s\n"
+            "To publish them again from the inputs (a hand edit is not seen by a plain run, "
+            "which finds nothing to do):\n  %s",
             len(problems),
             "\n".join(f"  {line}" for line in problems),
+            smk.params.repair,
         )
         sys.exit(1)
     message = (

@@ -9,6 +9,7 @@ workflow publishes them (CSV, \\r\\n); the expected rows and Markdown are litera
 
 import copy
 import dataclasses
+import json
 import random
 
 import pytest
@@ -30,7 +31,7 @@ from ro_metrics.history.changes import (
     comparison_snapshot,
     read_snapshot,
 )
-from ro_metrics.history.changes_report import csv_rows, markdown, page_section
+from ro_metrics.history.changes_report import csv_rows, lead, markdown, page_section
 from ro_metrics.rendering.translations import language
 from workflow_runs import COMMITTED_RESULTS
 
@@ -257,8 +258,8 @@ def test_no_earlier_snapshot_says_so_with_a_header_only_table():
     assert markdown(comparison) == (
         "# Changes since the last snapshot\n"
         "\n"
-        "No earlier snapshot: historico/ has none dated before 2026-05-17; nothing to "
-        "compare.\n"
+        "No earlier snapshot: historico/ has none of other results dated on or before "
+        "2026-05-17; nothing to compare.\n"
         "\n"
         "| scope | change | subject_id | subject_version | case_id | run_id | field | old | new "
         "| outside_old_ci95 | cause |\n"
@@ -1199,12 +1200,63 @@ def report_of(old: PublishedResults, new: PublishedResults) -> list[list[str]]:
 def test_which_snapshot_is_compared():
     dates = ["2026-05-01", "2026-05-10", "2026-05-16"]
     assert comparison_snapshot(dates, "2026-05-17") == "2026-05-16"
-    assert comparison_snapshot(dates, "2026-05-16") == "2026-05-10"  # same date: not before
-    assert comparison_snapshot(dates, "2026-05-01") is None
+    # The day's snapshot of these very results: the one before it.
+    assert comparison_snapshot(dates, "2026-05-16", these_results=["2026-05-16"]) == "2026-05-10"
+    assert comparison_snapshot(dates, "2026-05-01", these_results=["2026-05-01"]) is None
     assert comparison_snapshot(dates, "2026-05-17", since="2026-05-12") == "2026-05-10"
     assert comparison_snapshot(dates, "2026-05-17", since="2026-05-10") == "2026-05-10"
     assert comparison_snapshot(dates, "2026-05-17", since="2026-04-30") is None
     assert comparison_snapshot([], "2026-05-17") is None
+
+
+def test_a_snapshot_of_the_same_day_is_compared_unless_it_holds_these_results():
+    dates = ["2026-05-10", "2026-05-16"]
+    # A scoring later on the 16th: the day's snapshot holds other results.
+    assert comparison_snapshot(dates, "2026-05-16") == "2026-05-16"
+    # A snapshot of these very results is never the base, whatever its date (taking one
+    # must not change the report it froze).
+    assert comparison_snapshot(dates, "2026-05-17", these_results=["2026-05-16"]) == "2026-05-10"
+    assert comparison_snapshot(["2026-05-16"], "2026-05-16", these_results=["2026-05-16"]) is None
+    # A snapshot dated after the results is never the base, unless changes_since names it.
+    assert comparison_snapshot(["2026-05-20"], "2026-05-16") is None
+    assert comparison_snapshot(["2026-05-20"], "2026-05-16", since="2026-05-20") == "2026-05-20"
+    # changes_since is the user's choice: even a snapshot of these very results.
+    assert (
+        comparison_snapshot(dates, "2026-05-16", since="2026-05-16", these_results=["2026-05-16"])
+        == "2026-05-16"
+    )
+
+
+def test_holds_these_results_compares_metadata_json(tmp_path):
+    metadata = {"inputs": {"digest": "sha256:aa"}, "newest_scoring_utc": "2026-05-16T09:00:00Z"}
+    assert not changes.holds_these_results(tmp_path, metadata)  # no metadata.json
+    (tmp_path / "metadata.json").write_text(json.dumps(metadata, indent=1))
+    assert changes.holds_these_results(tmp_path, metadata)
+    later = {**metadata, "newest_scoring_utc": "2026-05-16T17:00:00Z"}
+    assert not changes.holds_these_results(tmp_path, later)
+    (tmp_path / "metadata.json").write_text("{not json")
+    assert not changes.holds_these_results(tmp_path, metadata)
+
+
+def test_a_same_day_comparison_says_which_snapshot():
+    comparison = Comparison("2026-05-16", "2026-05-16", "")
+    assert lead(comparison) == (
+        "The results of 2026-05-16 compared with historico/2026-05-16/, the snapshot of the "
+        "same day, which holds other results (scorings or settings changed since it was taken)."
+    )
+
+
+def test_no_base_names_the_snapshots_seen_and_the_changes_since_that_uses_them():
+    comparison = Comparison(None, "2026-05-16", "", seen=("2026-05-20", "2026-06-01"))
+    assert lead(comparison) == (
+        "No earlier snapshot: historico/ has none of other results dated on or before "
+        "2026-05-16, only later ones (2026-05-20, 2026-06-01); nothing to compare. To compare "
+        "with one, set changes_since to its date (changes_since=2026-05-20, "
+        "changes_since=2026-06-01)."
+    )
+    spanish = lead(comparison, language("es"))
+    assert "solo posteriores (2026-05-20, 2026-06-01)" in spanish
+    assert "(changes_since=2026-05-20, changes_since=2026-06-01)" in spanish
 
 
 def test_a_quoted_subject_version_is_joined_whole(base):

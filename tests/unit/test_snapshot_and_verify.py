@@ -16,6 +16,7 @@ from ro_metrics.history.snapshot import (
     snapshot_command,
     snapshot_contents,
     snapshot_date,
+    suggested_command,
     write_snapshot,
 )
 from ro_metrics.history.verification import compare
@@ -94,6 +95,13 @@ def test_the_refusal_suggests_the_same_run_under_another_date():
         "reviewers_per_run=2 strict=true 'findings_templates={en: a.j2, es: b.j2}' "
         "snapshot_date=YYYY-MM-DD"
     )
+    # A date the run was given is replaced, at the end.
+    assert snapshot_command({"corpus": "c", "snapshot_date": "2026-05-15", "site": "s"}) == (
+        "snakemake --cores 1 snapshot --config corpus=c site=s snapshot_date=YYYY-MM-DD"
+    )
+    assert suggested_command({"corpus": "c", "results": "r"}, "--forcerun", "publish") == (
+        "snakemake --cores 1 --forcerun publish --config corpus=c results=r"
+    )
     # What the shell passes to Snakemake, which reads each value as YAML.
     assert shlex.split(command)[5:8] == [
         "corpus=/data/my corpus",
@@ -130,8 +138,9 @@ def test_verify_compares_every_published_file_and_finds_a_withdrawn_one(tmp_path
 
 
 def test_a_snapshot_planned_for_another_date_says_to_run_again():
-    assert moved_date("2026-05-20", "2026-05-15") == (
+    command = "snakemake --cores 1 snapshot --config corpus=c results=r site=s"
+    assert moved_date("2026-05-20", command, "2026-05-15") == (
         "No snapshot taken: the results this run published are of 2026-05-20, and it "
         "planned the snapshot of 2026-05-15, the date of the results it started from; run "
-        "`snakemake snapshot` again to snapshot these."
+        f"it again to snapshot these: {command}"
     )

@@ -174,3 +174,46 @@ def test_the_report_leaks_no_gold_reference_or_premium_text(history):
         text = path.read_text("utf-8")
         assert "GOLDCANARY" not in text, path
         assert not [secret for secret in private if secret in text], path
+
+
+def test_a_scoring_on_the_snapshot_day_is_compared_with_that_snapshot(tmp_path):
+    # The demo's newest scoring is of 2026-05-15: the snapshot is historico/2026-05-15.
+    root = workflow_copy(tmp_path / "wf")
+    corpus = corpus_copy(root / "corpus")
+    assert run_workflow(root, corpus="corpus").returncode == 0
+    assert run_workflow(root, "snapshot", corpus="corpus").returncode == 0
+    added = corpus / SCORINGS / ADDED
+    scoring = json.loads(
+        (corpus / SCORINGS / "RO-MECH-001__run-2026-05-12-002__eval-R01.json").read_text()
+    )
+    scoring["evaluation_id"] = "eval-RO-MECH-004-run-2026-05-12-002-R02"
+    scoring["reviewer_id"] = "R02"
+    scoring["response_ref"].update(case_id="RO-MECH-004", run_id="run-2026-05-12-002")
+    scoring["scoring_timestamp_utc"] = "2026-05-15T18:00:00Z"  # later the same day
+    added.write_text(json.dumps(scoring, ensure_ascii=False, indent=2) + "\n")
+    same_day = run_workflow(root, corpus="corpus")
+    assert same_day.returncode == 0, same_day.output
+    report = (root / "results" / "changes.md").read_text("utf-8")
+    assert report.startswith(
+        "# Changes since the snapshot of 2026-05-15\n\nThe results of 2026-05-15 compared with "
+        "historico/2026-05-15/, the snapshot of the same day, which holds other results"
+    )
+    assert r"RO-MECH-004\_\_run-2026-05-12-002\_\_eval-R02.json added" in report
+    # Back to the snapshot's results: it is never the base (taking it changed nothing
+    # published), and a later snapshot of other results is named with its changes_since.
+    later = run_workflow(root, "snapshot", corpus="corpus", snapshot_date="2026-06-01")
+    assert later.returncode == 0, later.output
+    added.unlink()
+    back = run_workflow(root, corpus="corpus")
+    assert back.returncode == 0, back.output
+    assert (root / "results" / "changes.md").read_text("utf-8").splitlines()[2] == (
+        "No earlier snapshot: historico/ has none of other results dated on or before "
+        "2026-05-15, only later ones (2026-06-01); nothing to compare. To compare with one, "
+        "set changes\\_since to its date (changes\\_since=2026-06-01)."
+    )
+    # On the terminal, the command with the run's own settings.
+    assert (
+        "changes: no snapshot of other results dated on or before 2026-05-15; to compare "
+        "with historico/2026-06-01/: snakemake --cores 1 --config corpus=corpus "
+        "results=results changes_since=2026-06-01"
+    ) in back.output.splitlines()

@@ -26,7 +26,19 @@ def workdir(tmp_path_factory):
             "corpus=/no/such/corpus",
             "Invalid configuration: corpus: /no/such/corpus is not a folder",
         ),
-        ("colour=blue", "Invalid configuration: config: Additional properties are not allowed"),
+        (
+            "colour=blue",
+            "Invalid configuration: unknown key colour; the valid keys are agreed_value, alpha, "
+            "benchmark_version, bootstrap_replicates, bootstrap_seed, cache, changes_since, "
+            "corpus, critical_fails, divergence_rules, findings_templates, local_aggregates, "
+            "max_file_mib, partitions, raw_score_threshold, results, reviewers_per_run, site, "
+            "snapshot_date, strict (config/README.md)",
+        ),
+        (
+            "findings_templates={en: a.j2, es: b.j2, fr: c.j2}",
+            "Invalid configuration: findings_templates: unknown key fr; the valid keys are en, es "
+            "(config/README.md)",
+        ),
     ],
 )
 def test_bad_value_is_a_one_line_error(workdir, setting, message):

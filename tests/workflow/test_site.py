@@ -461,3 +461,22 @@ def test_an_empty_folder_or_one_the_workflow_wrote_is_accepted(tmp_path):
             site=tmp_path / site,
         )
         assert run.returncode == 0, run.output
+
+
+def test_the_counts_on_the_terminal_are_the_pages_written(demo_site, site):
+    # Each job's line counts the pages it wrote; site_folder's, the pages in the site.
+    record = demo_site.workdir.parent.parent / "demo-site.json"
+    _, output = json.loads(record.read_text("utf-8"))
+    written = [path for path in site.rglob("*") if path.is_file() and path.name != SNAKEMAKE_MARKER]
+    whole = re.findall(r"^site: (\d+) pages (?:linked|copied) into ", output, re.MULTILINE)
+    assert [int(n) for n in whole] == [len(written)]
+    parts = re.findall(r"^site(?:, (partition|family) \w+)?: .*?(\d+) pages$", output, re.MULTILINE)
+    by_kind = Counter()
+    for kind, count in parts:
+        by_kind[kind or "front"] += int(count)
+    assert by_kind == {
+        "partition": sum(1 for path in written if "/versions/" in f"/{path.relative_to(site)}"),
+        "family": sum(1 for path in written if "/cases/" in f"/{path.relative_to(site)}"),
+        "front": 6,
+    }
+    assert sum(by_kind.values()) == len(written)

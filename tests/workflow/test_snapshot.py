@@ -1,6 +1,7 @@
 """History snapshots: created once per date, never rewritten, linked from the page."""
 
 import json
+import shlex
 import stat
 
 import pytest
@@ -67,14 +68,18 @@ def test_snapshot_lifecycle(published):
     assert (
         "To keep these results too, snapshot them under another date:\n"
         f"  snakemake --cores 1 snapshot --config corpus={config['corpus']} "
-        f"results={results} partitions=1 snapshot_date=YYYY-MM-DD\n"
+        f"results={results} site=site partitions=1 snapshot_date=YYYY-MM-DD\n"
     ) in refused.output
     assert "Traceback" not in refused.output
     assert tree_digest(results / "historico") == taken
     assert not [p for p in (results / "historico").iterdir() if p.name != date]
 
-    # The same results under another date: a second snapshot, which links the first.
-    later = run_workflow(workdir, "snapshot", snapshot_date="2026-06-01", **config)
+    # The same results under another date: a second snapshot, which links the first,
+    # taken by the suggested command as copied (its own --cores aside).
+    suggested = refused.output.split("snapshot them under another date:\n  ", 1)[1]
+    words = shlex.split(suggested.splitlines()[0].replace("YYYY-MM-DD", "2026-06-01"))
+    assert words[:3] == ["snakemake", "--cores", "1"]
+    later = run_workflow(workdir, *words[3:])
     assert later.returncode == 0, later.output
     page = (results / "leaderboard.html").read_text("utf-8")
     assert f'href="historico/{date}/leaderboard.html"' in page
@@ -139,7 +144,8 @@ def test_snakemake_never_deletes_or_rewrites_a_snapshot(tmp_path):
         assert "rule take_snapshot" not in run.output, args
     refusal = (
         f"Snapshot {folder} exists; snapshots are never rewritten, so nothing was run "
-        "(`snakemake snapshot` checks it against the results)."
+        f"(`snakemake --cores 1 snapshot --config corpus={config['corpus']} "
+        f"results={config['results']} site=site partitions=1` checks it against the results)."
     )
     for args in [(str(folder),), ("--force", str(folder)), ("--delete-all-output", str(folder))]:
         run = run_workflow(workdir, *args, **config)
@@ -175,7 +181,8 @@ def test_results_of_a_later_date_are_snapshotted_by_a_second_run(tmp_path):
         )
         assert (
             f"No snapshot taken: the results this run published are of {published}, and "
-            f"{why}; run `snakemake snapshot` again to snapshot these."
+            f"{why}; run it again to snapshot these: snakemake --cores 1 snapshot --config "
+            f"corpus={config['corpus']} results={config['results']} site=site partitions=1"
         ) in run.output.splitlines()
         assert "Traceback" not in run.output
 

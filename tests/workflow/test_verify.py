@@ -1,8 +1,16 @@
 """`snakemake verify`: a recomputation from the inputs, compared byte for byte."""
 
+import shlex
 import shutil
 
-from workflow_runs import COMMITTED_RESULTS, DEMO_CORPUS, run_workflow, workflow_copy
+from workflow_runs import (
+    COMMITTED_RESULTS,
+    DEMO_CORPUS,
+    ONE_PARTITION,
+    REPO,
+    run_workflow,
+    workflow_copy,
+)
 
 
 def test_verify_on_a_clean_checkout_then_after_a_hand_edit(tmp_path):
@@ -33,3 +41,34 @@ def test_verify_on_a_clean_checkout_then_after_a_hand_edit(tmp_path):
     # verify reports; it never repairs or rewrites the published file.
     assert edited.read_bytes() == before
     assert not any((workdir / ".cache").rglob("verify/run-*"))
+
+
+def test_a_hand_edit_is_repaired_as_the_docs_say(tmp_path):
+    # docs/validation.md: a plain run does not see a hand edit; verify names it and ends
+    # with the command that publishes again, which repairs it.
+    docs = (REPO / "docs" / "validation.md").read_text("utf-8")
+    assert 'says\n  "Nothing to be done" and the edited file stays' in docs
+    assert "--forcerun publish --config corpus=/path/to/corpus" in docs
+    workdir = workflow_copy(tmp_path / "workflow")
+    config = {"corpus": DEMO_CORPUS, "results": tmp_path / "out"} | ONE_PARTITION
+    first = run_workflow(workdir, **config)
+    assert first.returncode == 0, first.output
+    edited = tmp_path / "out" / "leaderboard.csv"
+    published = edited.read_bytes()
+    edited.write_bytes(published.replace(b",Eligible,", b",Disqualified,", 1))
+    plain = run_workflow(workdir, **config)
+    assert plain.returncode == 0, plain.output
+    assert "Nothing to be done" in plain.output
+    assert edited.read_bytes() != published
+
+    caught = run_workflow(workdir, "verify", **config)
+    assert caught.returncode != 0
+    repair = caught.output.split("To publish them again from the inputs", 1)[1].splitlines()[1]
+    assert repair == (
+        f"  snakemake --cores 1 --forcerun publish --config corpus={DEMO_CORPUS} "
+        f"results={tmp_path / 'out'} site=site partitions=1"
+    )
+    words = shlex.split(repair)
+    repaired = run_workflow(workdir, *words[3:])
+    assert repaired.returncode == 0, repaired.output
+    assert edited.read_bytes() == published

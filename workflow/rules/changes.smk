@@ -28,6 +28,10 @@ rule changes:
         snapshot_date=config["snapshot_date"],
         changes_since=config["changes_since"],
         history=HISTORY,
+        # What a snapshot it cannot read suggests: the run again, with changes_since. Not
+        # the site: it is not this command's, and a parameter would rerun the step (and
+        # all it feeds) whenever only the site folder moves.
+        settings={key: value for key, value in RUN_SETTINGS.items() if key != "site"},
     script:
         "../../scripts/changes_since_snapshot.py"
 

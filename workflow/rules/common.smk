@@ -28,7 +28,12 @@ from ro_metrics.contracts.published import (
 from ro_metrics.contracts.vocabulary import FAMILIES, LANGUAGES
 from ro_metrics.corpus.layout import has_telemetry, partition_ids, scan_corpus
 from ro_metrics.corpus.reviewers import MAX_SCORINGS, PolicyError, review_policy
-from ro_metrics.history.snapshot import SnapshotDateError, snapshot_date, snapshot_dates
+from ro_metrics.history.snapshot import (
+    SnapshotDateError,
+    snapshot_date,
+    snapshot_dates,
+    suggested_command,
+)
 
 
 def configuration_error(message):
@@ -57,8 +62,17 @@ def validate_config(config):
         cause = error.__context__
         if not hasattr(cause, "absolute_path"):
             raise
-        where = ".".join(str(part) for part in cause.absolute_path) or "config"
-        configuration_error(f"{where}: {cause.message}")
+        where = ".".join(str(part) for part in cause.absolute_path)
+        if cause.validator == "additionalProperties":
+            # The keys the schema knows, not jsonschema's wording.
+            valid = sorted(cause.schema.get("properties", {}))
+            unknown = sorted(set(cause.instance) - set(valid))
+            inside = f"{where}: " if where else ""
+            configuration_error(
+                f"{inside}unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+                f"the valid keys are {', '.join(valid)} (config/README.md)"
+            )
+        configuration_error(f"{where or 'config'}: {cause.message}")
     # The schema checks the form YYYY-MM-DD; 2026-02-30 has it.
     for key in ("snapshot_date", "changes_since"):
         try:
@@ -71,14 +85,16 @@ def validate_config(config):
 validate_config(config)
 
 # The settings of this run that a command repeating it must give (the corpus, the
-# results and every setting that differs from config/config.yaml with the schema's
-# defaults): what a refused snapshot suggests to run under another date.
+# results and the site as in effect, and every setting that differs from
+# config/config.yaml with the schema's defaults): what every command a message suggests
+# carries (history.snapshot.suggested_command), so that a copy acts on the same data.
 _DEFAULTS = yaml.safe_load(Path(workflow.basedir, "config", "config.yaml").read_text("utf-8"))
 validate(_DEFAULTS, "../schemas/config.schema.yaml")
-RUN_SETTINGS = {"corpus": config["corpus"], "results": config["results"]} | {
+_PLACES = ("corpus", "results", "site")
+RUN_SETTINGS = {key: config[key] for key in _PLACES} | {
     key: value
     for key, value in config.items()
-    if key not in ("corpus", "results", "snapshot_date") and value != _DEFAULTS.get(key)
+    if key not in _PLACES and value != _DEFAULTS.get(key)
 }
 
 CORPUS = str(Path(config["corpus"]).absolute())
@@ -160,7 +176,13 @@ except PolicyError as error:
 # job gets the digest of what it reads (path, size, modification and change time of
 # every file) as a parameter, so a changed digest reruns it (Snakemake's params trigger)
 # and the change time catches a file copied in with an old date.
-SCAN = scan_corpus(Path(CORPUS), VERSION, config["partitions"])
+try:
+    SCAN = scan_corpus(Path(CORPUS), VERSION, config["partitions"])
+except KeyboardInterrupt:
+    # Ctrl-C while a large corpus is listed (seconds at 10^5 files): one line, no
+    # traceback, as an interrupted job (contracts.files.step_logger).
+    print("Interrupted while listing the corpus; nothing was run.", file=sys.stderr)
+    sys.exit(130)
 PARTITIONS = partition_ids(SCAN.n_partitions)
 # What is published: with telemetry in the corpus, under double review (the registry,
 # contracts/published.py).
@@ -243,7 +265,8 @@ def no_snapshot_yet(wildcards):
         # A one-line message and a non-zero exit, before anything runs.
         print(
             f"Snapshot {folder} exists; snapshots are never rewritten, so nothing was run "
-            "(`snakemake snapshot` checks it against the results).",
+            f"(`{suggested_command(RUN_SETTINGS, 'snapshot')}` checks it against the "
+            "results).",
             file=sys.stderr,
         )
         sys.exit(1)
@@ -255,9 +278,11 @@ def no_snapshot_yet(wildcards):
 if config["changes_since"]:
     _dates = snapshot_dates(snapshot_metadata_files())
     if not any(date <= config["changes_since"] for date in _dates):
+        # The snapshots seen, and the setting that compares with the oldest of them.
+        _use = f"; changes_since={_dates[0]} compares with the oldest" if _dates else ""
         configuration_error(
             f"changes_since: no snapshot in {HISTORY}/ is dated on or before "
-            f"{config['changes_since']} (snapshots: {', '.join(_dates) or 'none'})"
+            f"{config['changes_since']} (snapshots: {', '.join(_dates) or 'none'}){_use}"
         )
 
 

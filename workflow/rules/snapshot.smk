@@ -33,6 +33,8 @@ rule take_snapshot:
         names=[entry.name for entry in PUBLISHED],
         # Given, the date is the user's; else the results copied must be of this date.
         snapshot_date=config["snapshot_date"],
+        # What a refusal suggests: the same command, to run again.
+        settings=RUN_SETTINGS,
     script:
         "../../scripts/snapshot_folder.py"
 

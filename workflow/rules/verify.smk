@@ -20,5 +20,7 @@ rule verify:
         # The registry's files: those this run publishes, and those it does not.
         published=[entry.name for entry in PUBLISHED],
         withdrawn=[entry.name for entry in WITHDRAWN],
+        # What a failure suggests: publish again from the inputs, with this run's settings.
+        repair=suggested_command(RUN_SETTINGS, "--forcerun", "publish"),
     script:
         "../../scripts/verify_results.py"

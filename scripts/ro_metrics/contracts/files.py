@@ -24,8 +24,21 @@ def without_cycle_collector() -> None:
     gc.disable()
 
 
+def _interrupt_without_traceback(kind, value, traceback) -> None:
+    """sys.excepthook of a rule script's process: an interrupt (Ctrl-C, SIGINT) ends it
+    without a Python traceback (Python then ends the process by SIGINT, which Snakemake
+    reports); any other uncaught exception is printed as always."""
+    if issubclass(kind, KeyboardInterrupt):
+        return
+    sys.__excepthook__(kind, value, traceback)
+
+
 def step_logger(name: str, log_path) -> logging.Logger:
-    """A logger writing to the rule's log file; warnings and errors also to the terminal."""
+    """A logger writing to the rule's log file; warnings and errors also to the terminal.
+
+    Every rule script calls it first, in its own process (never Snakemake's): it also
+    has an interrupt end the process without a traceback."""
+    sys.excepthook = _interrupt_without_traceback
     logger = logging.getLogger(name)
     # The log file keeps debug lines too (files the step skipped on purpose, say).
     logger.setLevel(logging.DEBUG)

@@ -131,20 +131,40 @@ class Comparison:
     since: str  # config changes_since, "" if not given
     inputs: InputChanges | None = None
     changes: list[Change] = field(default_factory=list)
+    # Without a snapshot to compare with: the dates of the snapshots of other results
+    # (oldest first), for the message.
+    seen: tuple[str, ...] = ()
 
 
 class SnapshotFormatError(ValueError):
     """A snapshot's file is not in the format this workflow can compare."""
 
 
-def comparison_snapshot(dates, current_date: str, since: str = "") -> str | None:
-    """The snapshot to compare with: the newest dated before the current results, or
-    with `since` the newest dated on or before it; None if there is none."""
+def comparison_snapshot(dates, current_date: str, since: str = "", these_results=()) -> str | None:
+    """The snapshot to compare with: the newest dated on or before the current results'
+    date that does not hold these very results (`these_results`, dates: a scoring later
+    the same day makes results that differ from the day's snapshot), or with `since`
+    the newest dated on or before it; None if there is none.
+
+    Without `since`, a snapshot of these very results is never the base: taking one
+    must not change the results it froze (their changes.md), or `snakemake snapshot`
+    would find the snapshot no longer holds them."""
     if since:
         candidates = [date for date in dates if date <= since]
     else:
-        candidates = [date for date in dates if date < current_date]
+        candidates = [date for date in dates if date <= current_date and date not in these_results]
     return max(candidates, default=None)
+
+
+def holds_these_results(folder: Path, metadata: dict) -> bool:
+    """Whether a snapshot holds the results that `metadata` describes: its metadata.json
+    is the same (the same inputs, parameters, workflow and tools give the same bytes)."""
+    path = folder / METADATA.name
+    try:
+        return path.is_file() and json.loads(path.read_bytes()) == metadata
+    except ValueError:
+        # Not JSON: other results (comparing with it names what is wrong with it).
+        return False
 
 
 def compare(

@@ -70,10 +70,20 @@ def lead(comparison: Comparison, t: Language = ENGLISH_LABELS) -> str:
     if comparison.snapshot_date is None:
         if comparison.since:
             return t("changes_lead_none_since", since=comparison.since)
+        if comparison.seen:
+            return t(
+                "changes_lead_none_seen",
+                date=comparison.current_date,
+                snapshots=", ".join(comparison.seen),
+                settings=", ".join(f"changes_since={date}" for date in comparison.seen),
+            )
         return t("changes_lead_none", date=comparison.current_date)
-    which = (
-        t("changes_which_since", since=comparison.since) if comparison.since else t("changes_which")
-    )
+    if comparison.since:
+        which = t("changes_which_since", since=comparison.since)
+    elif comparison.snapshot_date == comparison.current_date:
+        which = t("changes_which_same_day")
+    else:
+        which = t("changes_which")
     return t(
         "changes_lead",
         current=comparison.current_date,

@@ -36,16 +36,15 @@ def snapshot_date(metadata: dict, configured: str = "") -> str:
     date = configured or metadata.get("newest_scoring_utc", "")[:10]
     if not SNAPSHOT_DATE.fullmatch(date):
         raise SnapshotDateError(
-            "the results have no scoring to date a snapshot by; give one with "
-            "--config snapshot_date=YYYY-MM-DD"
+            "the results have no scoring to date a snapshot by; give a date with snapshot_date"
         )
     return date
 
 
-def moved_date(published: str, planned: str = "") -> str:
+def moved_date(published: str, command: str, planned: str = "") -> str:
     """Why no snapshot was taken when the results this run published are of another date
     than those it started from, which dated the snapshot it planned (`planned`, if
-    known)."""
+    known), and the command that snapshots them (`suggested_command`)."""
     if planned:
         why = f"it planned the snapshot of {planned}, the date of the results it started from"
     else:
@@ -55,7 +54,7 @@ def moved_date(published: str, planned: str = "") -> str:
         )
     return (
         f"No snapshot taken: the results this run published are of {published}, and {why}; "
-        "run `snakemake snapshot` again to snapshot these."
+        f"run it again to snapshot these: {command}"
     )
 
 
@@ -122,15 +121,23 @@ def write_snapshot(target: Path, contents: dict[str, bytes]) -> None:
     os.rename(staging, target)
 
 
-def snapshot_command(settings: dict) -> str:
-    """The command that snapshots these results under another date: `snakemake snapshot`
-    with the run's own settings (corpus, results and every other setting it changed),
-    so that a copy of it snapshots the same results, not the defaults'."""
-    words = ["snakemake", "--cores", "1", "snapshot", "--config"]
+def suggested_command(settings: dict, *targets: str, **more: str) -> str:
+    """A command a message tells the user to run: `snakemake --cores 1 <targets> --config`
+    with the run's own settings (its corpus, results, site and every other setting it
+    changed: common.smk's RUN_SETTINGS), `more` replacing or adding some at the end, so
+    that a copy of it acts on the same data, not the defaults'."""
+    words = ["snakemake", "--cores", "1", *targets, "--config"]
+    settings = {key: value for key, value in settings.items() if key not in more} | more
     for key, value in settings.items():
         text = value if isinstance(value, str) else _yaml_flow(value)
         words.append(shlex.quote(f"{key}={text}"))
-    return " ".join([*words, "snapshot_date=YYYY-MM-DD"])
+    return " ".join(words)
+
+
+def snapshot_command(settings: dict) -> str:
+    """The command that snapshots these results under another date: `snakemake snapshot`
+    with the run's own settings, so that a copy of it snapshots the same results."""
+    return suggested_command(settings, "snapshot", snapshot_date="YYYY-MM-DD")
 
 
 def _yaml_flow(value) -> str:
