@@ -310,6 +310,25 @@ def decimal_text(value, places: int, mark: str = ".") -> str:
     return f"{sign}{whole}{mark}{part:0{places}d}" if places else f"{sign}{whole}"
 
 
+# A p-value is shown with this many significant digits, everywhere (the report, the
+# findings page, the leaderboard): 0.85, 0.020, 0.00020, 0.000012.
+P_VALUE_DIGITS = 2
+
+
+def p_value_text(value, mark: str = ".") -> str:
+    """A p-value (exact, 0 < p ≤ 1) as every page writes it: rounded half-even to
+    P_VALUE_DIGITS significant digits, in plain decimals (2040/10^7 → 0.00020; 1 → 1.0)."""
+    value = Fraction(value)
+    if value <= 0:
+        return decimal_text(value, P_VALUE_DIGITS, mark)
+    places = P_VALUE_DIGITS - 1
+    while value * 10**places < 10 ** (P_VALUE_DIGITS - 1):
+        places += 1
+    if round(value * 10**places) >= 10**P_VALUE_DIGITS:  # 0.0999 → 0.10, one place less
+        places -= 1
+    return decimal_text(value, places, mark)
+
+
 def write_csv(path, header: list[str], rows) -> None:
     """RFC 4180 as published: comma, CRLF, UTF-8 without BOM, minimal quoting.
 
