@@ -117,7 +117,9 @@ def test_the_default_report_quotes_every_critical_fail_and_never_the_gold(code):
     # The third quote holds a cell break and emphasis: escaped, one cell; the match value
     # in the edition's words, then the reviewer who flagged it.
     close, none = {"en": ("≈ close", "no quote"), "es": ("≈ aproximada", "sin cita")}[code]
-    assert rf"Raise the recovery to 85 % \| and \*skip\* the antiscalant | {close} | R01 |" in report
+    assert (
+        rf"Raise the recovery to 85 % \| and \*skip\* the antiscalant | {close} | R01 |" in report
+    )
     # No quote of the response matches the fourth: the reviewer's words stand in for it
     # (the scoring's public justification, as in critical_fails.csv; never its reference).
     assert f"The reviewer's words on RO-SCAL-004 | {none} | R01 |" in report

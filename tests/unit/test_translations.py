@@ -17,6 +17,7 @@ from ro_metrics.contracts.vocabulary import (
     FAMILY_NAMES,
     PASS,
 )
+from ro_metrics.formulas import findings as fd
 from ro_metrics.history.changes import SCOPES
 from ro_metrics.history.changes_report import INPUT_KINDS, SECTION_COLUMNS
 from ro_metrics.leaderboard.leaderboard_page import render_page
@@ -55,6 +56,9 @@ BUILT_KEYS |= {f"changes_files_{status}" for status in ("added", "changed", "rem
 BUILT_KEYS |= {f"changes_kind_{kind}" for _, kind in INPUT_KINDS}
 BUILT_KEYS |= {f"changes_{part}_{scope}" for part in ("count", "section") for scope in SCOPES}
 BUILT_KEYS |= {f"changes_col_{name}" for names in SECTION_COLUMNS.values() for name in names}
+# The findings page's: what triggered a critical fail, a pending run's status.
+BUILT_KEYS |= {f"findings_trigger_{name}" for name in fd.TRIGGERS}
+BUILT_KEYS |= {f"findings_{status}" for status in ("pending_arbitration", "awaiting_second_review")}
 
 
 def schema(name: str) -> dict:

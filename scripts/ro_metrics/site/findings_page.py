@@ -20,7 +20,12 @@ from fractions import Fraction
 
 from markupsafe import Markup
 
-from ro_metrics.contracts.tables import decimal_text, exact_fraction, p_value_text
+from ro_metrics.contracts.tables import (
+    decimal_text,
+    exact_fraction,
+    p_value_text,
+    share_percent_text,
+)
 from ro_metrics.contracts.vocabulary import family_of
 from ro_metrics.rendering.page_templates import Labels, render
 from ro_metrics.rendering.reliability_diagram import inline
@@ -80,10 +85,10 @@ class Numbers:
         return p_value_text(exact_fraction(value), self.mark)
 
     def percent(self, value) -> str:
-        """A share (0–1) as a whole percentage: 0.58 → "58 %"."""
+        """A bootstrap share (0–1) as a whole percentage (tables.share_percent_text)."""
         if value is None:
             return "—"
-        return self.t("report_percent", value=decimal_text(exact_fraction(value) * 100, 0, self.mark))
+        return self.t("report_percent", value=share_percent_text(exact_fraction(value), self.mark))
 
     def points(self, value, places: int = 1) -> str:
         """A rate (0–1) as percentage points, `places` decimals (the words are the label's)."""
