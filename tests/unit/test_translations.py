@@ -349,9 +349,7 @@ def test_one_glossary_every_spanish_text_uses_its_terms():
     # template and no English one uses a variant the glossary rejects.
     glossary = json.loads(LABELS_FILE.read_text("utf-8"))["_glossary"]
     terms = {name: entry for name, entry in glossary.items() if not name.startswith("_")}
-    assert {"safety gate", "scored run", "confidence bin", "p-value", "not separable"} <= set(
-        terms
-    )
+    assert {"safety gate", "scored run", "confidence bin", "p-value", "not separable"} <= set(terms)
     texts = {
         "es": [
             *(text for text in load_labels(SPANISH).values()),
