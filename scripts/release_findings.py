@@ -36,10 +36,12 @@ from ro_metrics.contracts.tables import (
     CRITICAL_FAIL_COLUMNS,
     FAMILY_HEATMAP_COLUMNS,
     OPERATIONAL_SUBJECT_COLUMNS,
+    PENDING_COLUMNS,
     SUBJECT_COLUMNS,
     assembled_rows,
     assembled_table,
     read_table,
+    read_uncertainty,
     write_csv,
 )
 from ro_metrics.formulas.answer_structure import structure_facts
@@ -76,6 +78,21 @@ def main(smk) -> None:
         operational,
     )
     order = Leaderboard.of(keyed.subjects).order
+    # A version's rows of uncertainty.csv and pending_runs.csv under its findings key.
+    key_of = {(n["subject_id"], n["subject_version"]): key for key, n in keyed.names.items()}
+    uncertainty = {
+        (key_of.get((subject_id, version), version), metric): row
+        for (subject_id, version, metric), row in read_uncertainty(smk.input.uncertainty).items()
+    }
+    pending_rows = [
+        {
+            **row,
+            "subject_version": key_of.get(
+                (row["subject_id"], row["subject_version"]), row["subject_version"]
+            ),
+        }
+        for row in assembled_table(smk.input.pending_runs, PENDING_COLUMNS)
+    ]
     tallies = combined_tallies(keyed.groups)
     # The family of every case with a scored run (§ 5).
     families = {case: family for family, cases in tallies.cases.items() for case in cases}
@@ -98,6 +115,8 @@ def main(smk) -> None:
             if keyed.operational_rows is None
             else {row["subject_version"]: cost_per_case(row) for row in keyed.operational_rows},
             names=keyed.names,
+            pending_rows=pending_rows,
+            uncertainty=uncertainty,
         )
     except FindingsInputError as error:
         for name, message in error.problems:

@@ -14,6 +14,7 @@ from fractions import Fraction
 from ro_metrics.contracts.records import fraction_fact
 
 FAMILIES = ("FOUL", "MECH", "NOWE", "OXID", "SCAL")
+TRIGGERS = ("recommended_action", "diagnosis", "other_field", "not_located")
 # Leaderboard order; the last is disqualified.
 VERSIONS = [
     ("cirrus-reasoner", "cirrus-reasoner-r1", "Cirrus Labs (synthetic)", "reasoning"),
@@ -89,12 +90,13 @@ def demo_facts() -> dict:
             "case_id": case_id,
             "family": case_id.split("-")[1],
             "run_id": run_id,
-            "reviewer_id": reviewer,
+            "reviewer_ids": [reviewer],
             "fail_type": "case_specific",
             "response_field": field,
             "quote": quote,
             "match": match,
             "reviewer_justification": f"The reviewer's words on {case_id}",
+            "trigger": "recommended_action" if field else "not_located",
         }
         for case_id, run_id, reviewer, field, quote, match in EVENTS
     ]
@@ -106,10 +108,30 @@ def demo_facts() -> dict:
         "n_scored_runs": sum(cell[0] for cells in CELLS.values() for cell in cells.values()),
         "bootstrap": {"seed": 20260512, "replicates": 2000},
         "safety": safety(order, ranked, events),
+        "top": {
+            "versions": [ranked[0]],
+            "p_rank_1": {ranked[0]: 0.61},
+            "neighbour": neighbours(ranked)[0],
+        },
+        "limitations": {
+            "runs_per_version_min": 28,
+            "runs_per_version_max": 39,
+            "one_run_weight_min": fraction_fact(Fraction(1, 39)),
+            "one_run_weight_max": fraction_fact(Fraction(1, 28)),
+            "pass_rate_ci_width_min": 0.2513,
+            "pass_rate_ci_width_max": 0.3307,
+        },
         "families": families(order),
         "calibration": calibration(order),
         "neighbours": neighbours(ranked),
-        "neighbours_summary": {"n_pairs": len(ranked) - 1, "n_separable": 1},
+        "neighbours_summary": {
+            "n_pairs": len(ranked) - 1,
+            "n_separable": 1,
+            "n_exact": len(ranked) - 1,
+            "n_monte_carlo": 0,
+            "monte_carlo_draws": 0,
+            "exact_max_cases": 62,
+        },
         "cost": cost(order),
         "dimensions": dimensions(order),
     }
@@ -120,8 +142,22 @@ def safety(order, ranked, events) -> dict:
     for event in events:
         per_family[event["family"]] += 1
     ungated = sorted(order, key=lambda version: Fraction(Q_FINAL[version]), reverse=True)
+    triggers = dict.fromkeys(TRIGGERS, 0)
+    for event in events:
+        triggers[event["trigger"]] += 1
     return {
         "critical_fail_events": len(events),
+        "events_per_trigger": triggers,
+        "n_critical_fails": len(events),
+        "n_reviewer_flags": len(events),
+        "pending": {
+            "n_runs": 0,
+            "n_pending_arbitration": 0,
+            "n_awaiting_second_review": 0,
+            "n_critical_disagreement": 0,
+            "per_version": {},
+            "runs": [],
+        },
         "versions_with_critical_fail": len({event["subject_version"] for event in events}),
         "events_per_version": {
             version: sum(event["subject_version"] == version for event in events)
@@ -162,6 +198,8 @@ def families(order) -> dict:
             "n_runs": n_runs,
             "n_pass": n_pass,
             "n_versions": len(cells),
+            "n_cases": 6,
+            "interval_indicative": True,
             "critical_fail_events": 1 if family in ("FOUL", "OXID", "SCAL") else 0,
             "pooled_pass_rate": fraction_fact(Fraction(n_pass, n_runs)),
             # Not Wilson's exact bounds: plausible numbers for the report to print.
@@ -210,6 +248,10 @@ def calibration(order) -> dict:
             "ece_rank": ece_rank,
             "ece_rank_low": max(1, ece_rank - 1),
             "ece_rank_high": min(len(order), ece_rank + 2),
+            "brier_p_lowest": 0.7 if brier_rank == 1 else 0.3 if brier_rank == 2 else 0.0,
+            "ece_p_lowest": 0.55 if ece_rank == 1 else 0.45 if ece_rank == 2 else 0.0,
+            "ece_bins": 4,
+            "ece_is_offset": version == "cirrus-reasoner-r1",
             "mean_confidence": fraction_fact(Fraction(71, 100)),
             "mean_correctness": fraction_fact(Fraction(3, 5)),
             "overconfidence": fraction_fact(Fraction(11, 100)),
@@ -224,6 +266,11 @@ def calibration(order) -> dict:
     return {
         "tie_rule": "ties share a rank on the published 4-decimal value (1, 2, 2, 4)",
         "versions": versions,
+        "ece_bins_min": 4,
+        "ece_bins_max": 4,
+        "ece_is_offset": ["cirrus-reasoner-r1"],
+        "brier_most_often_lowest": sorted(v for v in by_rank if by_rank[v]["brier_rank"] == 1),
+        "ece_most_often_lowest": sorted(v for v in by_rank if by_rank[v]["ece_rank"] == 1),
         "best_brier": sorted(v for v in by_rank if by_rank[v]["brier_rank"] == 1),
         "best_ece": sorted(v for v in by_rank if by_rank[v]["ece_rank"] == 1),
         "spearman": {
@@ -257,6 +304,8 @@ def neighbours(ranked) -> list:
                 "p_value": fraction_fact(Fraction(1, 500) if separable else Fraction(3, 10)),
                 "p_holm": fraction_fact(Fraction(3, 500) if separable else Fraction(3, 5)),
                 "separable": separable,
+                "p_method": "exact",
+                "p_draws": 0,
             }
         )
     return tests
@@ -361,6 +410,9 @@ def without_critical_fails(facts: dict) -> dict:
         critical_fail_events=0,
         versions_with_critical_fail=0,
         events=[],
+        n_critical_fails=0,
+        n_reviewer_flags=0,
+        events_per_trigger=dict.fromkeys(gate["events_per_trigger"], 0),
         events_per_version=dict.fromkeys(gate["events_per_version"], 0),
         events_per_family=dict.fromkeys(gate["events_per_family"], 0),
         disqualified={"count": 0, "versions": []},

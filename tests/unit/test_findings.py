@@ -101,8 +101,8 @@ SUBJECTS = [
 ]
 
 
-def rank(subject_id, version, metric, value, low, high) -> BootstrapRank:
-    return BootstrapRank(subject_id, version, metric, value, low, high)
+def rank(subject_id, version, metric, value, low, high, p_first=0.0) -> BootstrapRank:
+    return BootstrapRank(subject_id, version, metric, value, low, high, p_first)
 
 
 EVIDENCE = RankingEvidence(
@@ -112,11 +112,11 @@ EVIDENCE = RankingEvidence(
         rank("beta", "b-1", "q_final", 1, 1, 2),
         rank("alpha", "a-1", "q_final", 2, 1, 3),
         rank("gamma", "c-1", "q_final", 2, 1, 3),
-        rank("alpha", "a-1", "brier", 1, 1, 2),
-        rank("beta", "b-1", "brier", 1, 1, 3),
+        rank("alpha", "a-1", "brier", 1, 1, 2, 0.4),
+        rank("beta", "b-1", "brier", 1, 1, 3, 0.6),
         rank("gamma", "c-1", "brier", 3, 2, 3),
-        rank("beta", "b-1", "ece", 1, 1, 2),
-        rank("alpha", "a-1", "ece", 2, 1, 3),
+        rank("beta", "b-1", "ece", 1, 1, 2, 0.3),
+        rank("alpha", "a-1", "ece", 2, 1, 3, 0.7),
         rank("gamma", "c-1", "ece", 3, 2, 3),
     ],
     neighbours=[
@@ -279,6 +279,23 @@ def test_safety_counts_events_per_version_and_family_and_the_ungated_ranking(tal
     assert facts["critical_fail_events"] == 1
     assert facts["versions_with_critical_fail"] == 1
     assert facts["n_critical_fails"] == 1
+    assert facts["n_reviewer_flags"] == 1
+    # Its quote is in recommended_action.
+    assert facts["events_per_trigger"] == {
+        "recommended_action": 1,
+        "diagnosis": 0,
+        "other_field": 0,
+        "not_located": 0,
+    }
+    # One reviewer per run: nothing pending.
+    assert facts["pending"] == {
+        "n_runs": 0,
+        "n_pending_arbitration": 0,
+        "n_awaiting_second_review": 0,
+        "n_critical_disagreement": 0,
+        "per_version": {},
+        "runs": [],
+    }
     # Every version and every family with runs, 0 included.
     assert facts["events_per_version"] == {"b-1": 0, "a-1": 0, "c-1": 1}
     assert facts["events_per_family"] == {"OXID": 1, "NOWE": 0}
@@ -290,7 +307,7 @@ def test_safety_counts_events_per_version_and_family_and_the_ungated_ranking(tal
                     "subject_version",
                     "case_id",
                     "run_id",
-                    "reviewer_id",
+                    "reviewer_ids",
                     "fail_type",
                     "response_field",
                     "quote",
@@ -301,7 +318,7 @@ def test_safety_counts_events_per_version_and_family_and_the_ungated_ranking(tal
                 strict=True,
             )
         )
-        | {"family": "OXID"}
+        | {"family": "OXID", "reviewer_ids": ["R01"], "trigger": "recommended_action"}
     ]
     assert facts["disqualified"] == {"count": 1, "versions": ["c-1"]}
     assert facts["eligible"] == {"count": 2, "versions": ["b-1", "a-1"]}
@@ -418,6 +435,12 @@ def test_calibration_confidence_correctness_and_ranks(tallies, board):
         "ece_rank": 2,
         "ece_rank_low": 1,
         "ece_rank_high": 3,
+        "brier_p_lowest": 0.4,
+        "ece_p_lowest": 0.7,
+        # Bins 7 (60: 60 − 25·2 = +10), 9 (80: 80 − 100 = −20), 10 (90: +90): the
+        # gaps' signs differ, so ECE (120/300) is not the offset (|80|/300).
+        "ece_bins": 3,
+        "ece_is_offset": False,
         "mean_confidence": fraction(23, 30),
         "mean_correctness": fraction(1, 2),
         "overconfidence": fraction(4, 15),
@@ -435,6 +458,13 @@ def test_calibration_confidence_correctness_and_ranks(tallies, board):
     # b-1 and a-1 share Brier rank 1: both best, in leaderboard order.
     assert facts["best_brier"] == ["b-1", "a-1"]
     assert facts["best_ece"] == ["b-1"]
+    # ... but a-1 is lowest on ECE in more bootstrap draws (0.7 against 0.3).
+    assert facts["brier_most_often_lowest"] == ["b-1"]
+    assert facts["ece_most_often_lowest"] == ["a-1"]
+    # b-1: bins 8 (70: −30) and 6 (50: +50): not the offset; c-1: bins 10 (100: 0) and
+    # 5 (40: −10): no opposite signs, its ECE is its offset.
+    assert (facts["ece_bins_min"], facts["ece_bins_max"]) == (2, 3)
+    assert facts["ece_is_offset"] == ["c-1"]
     assert facts["spearman"] == {
         "brier": {"rho": -0.5, "ci_low": -1.0, "ci_high": 1.0, "n_versions": 3, "n_undefined": 10},
         "ece": {
@@ -465,9 +495,18 @@ def test_neighbours_are_the_bootstrap_step_s_tests_as_facts(board):
             "p_value": fraction(3, 5),
             "p_holm": fraction(3, 5),
             "separable": False,
+            "p_method": "exact",
+            "p_draws": 0,
         }
     ]
-    assert summary == {"n_pairs": 1, "n_separable": 0}
+    assert summary == {
+        "n_pairs": 1,
+        "n_separable": 0,
+        "n_exact": 1,
+        "n_monte_carlo": 0,
+        "monte_carlo_draws": 0,
+        "exact_max_cases": 62,
+    }
 
 
 def test_a_neighbour_test_without_common_cases_has_null_facts(board):
@@ -578,6 +617,8 @@ def test_the_document_assembles_every_section():
             "calibration",
             "neighbours",
             "neighbours_summary",
+            "top",
+            "limitations",
             "structure",
             "cost",
             "dimensions",
@@ -626,13 +667,27 @@ def test_the_per_run_step_sums_a_partitions_runs_per_subject_version_and_family(
         ("beta", "b-1", "OXID"),
         ("gamma", "c-1", "OXID"),
     ]
+    # ECE bins (index m − 1) and gaps c − 25·q: 80 → bin 9, 80 − 100; 60 → bin 7, 60 − 50.
     assert groups[1] == GroupTally(
-        "alpha", "a-1", "OXID", ["RO-OXID-001", "RO-OXID-002"], Tally(2, 1, 36, 0, 140, 6)
+        "alpha",
+        "a-1",
+        "OXID",
+        ["RO-OXID-001", "RO-OXID-002"],
+        Tally(2, 1, 36, 0, 140, 6, bin_runs=bins({6: 1, 8: 1}), bin_gaps=bins({6: 10, 8: -20})),
     )
-    assert groups[0].tally == Tally(1, 0, 8, 0, 90, 0, 1, 90, 1, 90)
+    assert groups[0].tally == Tally(
+        1, 0, 8, 0, 90, 0, 1, 90, 1, 90, bin_runs=bins({9: 1}), bin_gaps=bins({9: 90})
+    )
     # c-1's critical Fail of OXID-001 (12, confidence 100, correct), its Conditional
     # OXID-002 (9, confidence 40, half correct).
-    assert groups[3].tally == Tally(2, 0, 42, 1, 140, 6, 0, 0, 1, 100)
+    assert groups[3].tally == Tally(
+        2, 0, 42, 1, 140, 6, 0, 0, 1, 100, bin_runs=bins({9: 1, 4: 1}), bin_gaps=bins({4: -10})
+    )
+
+
+def bins(values: dict[int, int]) -> list[int]:
+    """Ten bins, zero but at the given indexes."""
+    return [values.get(index, 0) for index in range(10)]
 
 
 # Runs of a fourth version with halves and quarters (consolidated runs), and a run of
@@ -655,8 +710,25 @@ def test_the_partitions_tallies_combined_are_the_tallies_of_all_their_runs():
         "NOWE": {"RO-NOWE-001"},
         "MECH": {"RO-MECH-001", "RO-MECH-002"},
     }
-    assert everything.cells["d-1", "MECH"] == Tally(2, 0, 18, 1, 90, 3, 1, 10, 2, 90)
-    assert everything.version("a-1") == Tally(4, 1, 62, 0, 315, 8, 1, 90, 1, 90)
+    # d-1 MECH: 80 (q 3) → bin 9, +5; 10 (q 0) → bin 2, +10. a-1: 60 → +10 (bin 7); 80 and
+    # 85 (q 2: +35) → bin 9, −20 + 35; 90 → bin 10, +90.
+    assert everything.cells["d-1", "MECH"] == Tally(
+        2, 0, 18, 1, 90, 3, 1, 10, 2, 90, bin_runs=bins({1: 1, 8: 1}), bin_gaps=bins({1: 10, 8: 5})
+    )
+    assert everything.version("a-1") == Tally(
+        4,
+        1,
+        62,
+        0,
+        315,
+        8,
+        1,
+        90,
+        1,
+        90,
+        bin_runs=bins({6: 1, 8: 2, 9: 1}),
+        bin_gaps=bins({6: 10, 8: 15, 9: 90}),
+    )
     # Every split into two partitions, even one that splits a version's runs.
     for split in range(len(runs) + 1):
         first, second = per_run(runs[:split]), per_run(runs[split:])

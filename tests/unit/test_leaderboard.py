@@ -158,10 +158,15 @@ def test_committed_leaderboard_agrees_with_metrics_per_subject():
         for u in read_csv(COMMITTED_RESULTS / "uncertainty.csv")
         if u["metric"] == "rank"
     }
+    p_rank_1 = {
+        (u["subject_id"], u["subject_version"]): u["estimate"]
+        for u in read_csv(COMMITTED_RESULTS / "uncertainty.csv")
+        if u["metric"] == "p_rank_1"
+    }
     eligible_q = [float(m["q_final"]) for m in metrics if m["leaderboard_status"] == "Eligible"]
     for row in board:
         source = by_key[(row["subject_id"], row["subject_version"])]
-        for name in LEADERBOARD_COLUMNS[7:-1]:
+        for name in LEADERBOARD_COLUMNS[LEADERBOARD_COLUMNS.index("q_final") : -1]:
             assert row[name] == source[name], (row, name)
         assert row["track"] == policy[(row["subject_id"], row["subject_version"])]
         assert row["provider"] == providers[row["subject_id"]]
@@ -171,6 +176,8 @@ def test_committed_leaderboard_agrees_with_metrics_per_subject():
             assert row["rank"] == str(better + 1)
             interval = intervals[(row["subject_id"], row["subject_version"])]
             assert (row["rank"], row["rank_low"], row["rank_high"]) == interval
+            # p_rank_1: uncertainty.csv's estimate, as published.
+            assert row["p_rank_1"] == p_rank_1[(row["subject_id"], row["subject_version"])]
             assert int(row["rank_low"]) <= int(row["rank_high"])
         else:
             assert row["rank"] == row["rank_low"] == row["rank_high"] == ""
@@ -266,6 +273,7 @@ def test_committed_page_shows_intervals_and_tie_groups():
     ]
     labels = re.findall(
         r"95 % <span class=\"nowrap\">(\d+)–(\d+)</span></span>"
+        r"<span class=\"ci\">first in \d+% of draws</span>"
         r"<span class=\"group-label\">tie group (\d+)",
         page,
     )

@@ -5,6 +5,7 @@ registry and response text (a probe holding every markup character stays text)."
 import csv
 import io
 import re
+from fractions import Fraction
 
 from markdown_it import MarkdownIt
 
@@ -82,7 +83,12 @@ def test_the_ranking_shows_leaderboard_csv():
     assert len(ranking) - 1 == len(leaderboard)
     for row, expected in zip(ranking[1:], leaderboard, strict=True):
         cells = [rendered_text(children) for _, children in row]
-        rank = f"{expected['rank']} ({expected['rank_low']}–{expected['rank_high']})"
+        # p_rank_1 as a whole percentage (none of the demo's is below 1 % or above 99 %).
+        share = round(Fraction(expected["p_rank_1"] or 0) * 100)
+        rank = (
+            f"{expected['rank']} ({expected['rank_low']}–{expected['rank_high']}); "
+            f"first in {share}% of draws"
+        )
         assert cells[0] == (rank if expected["rank"] else "—")
         assert cells[2:5] == [
             expected["subject_id"],

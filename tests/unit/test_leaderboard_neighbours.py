@@ -48,7 +48,7 @@ RANK_INTERVALS = {
     for subject_id, low, high in [("alpha", "1", "2"), ("beta", "1", "2"), ("gamma", "3", "3")]
 }
 TESTS = [
-    # 13/160 = 0.08125 → half-even 0.0812; p_holm 926/2001 = 0.46277 → 0.4628.
+    # 13/160 = 0.08125 → half-even 0.0812; p_holm 926/2001 = 0.46277 → 0.46.
     NeighbourTest("alpha", "v1", "beta", "v1", 30, "13/160", -0.05, 0.2083, "463/2001",
                   "926/2001", False),
     # 55/232 = 0.237069 → 0.2371; p_holm 3/667 = 0.0044978 → 0.0045.
@@ -64,18 +64,21 @@ def test_exact_values_are_rounded_half_even_to_four_decimals():
     assert exact_decimal("1/1") == "1.0"
 
 
-def test_p_values_below_the_resolution_say_so():
-    assert p_value_shown("1/2001") == Shown("0.0005", False)  # 0.00049975
-    assert p_value_shown("3/20000") == Shown("0.0002", False)  # 0.00015: half-even up to 2
-    # 0.0000499975 and 0.00005 (half-even to 0) both round to 0: shown as a bound.
-    assert p_value_shown("1/20001") == p_value_shown("1/20000") == Shown("0.0001", True)
-    assert p_value_shown("1/1000001") == Shown("0.0001", True)
+def test_p_values_have_two_significant_digits_never_a_bound():
+    # tables.p_value_text: two significant digits, half-even, however small (an exact
+    # p-value is shown as computed, not as "< 0.0001").
+    assert p_value_shown("1/2001") == Shown("0.00050", False)  # 0.00049975
+    assert p_value_shown("3/20000") == Shown("0.00015", False)
+    assert p_value_shown("1/20001") == Shown("0.000050", False)  # 0.0000499975
+    assert p_value_shown("1/1000001") == Shown("0.0000010", False)
     assert p_value_shown("3/667") == Shown("0.0045", False)
-    # As the renderings write them: "< 0.0001" in each language, with its decimal mark.
-    below = [TESTS[0]._replace(p_value="1/1000001", p_holm="1/1000001"), TESTS[1]]
-    assert "Holm-adjusted p = &lt; 0.0001</span>" in page(below)
-    assert "&lt; 0,0001</span>" in page(below, ES)
-    assert "| \\< 0.0001 | \\< 0.0001 | no |" in markdown(below)
+    assert p_value_shown("999/10000") == Shown("0.10", False)  # 0.0999: one place less
+    assert p_value_shown("1/1") == Shown("1.0", False)
+    # As the renderings write them, with each language's decimal mark.
+    small = [TESTS[0]._replace(p_value="1/1000001", p_holm="1/1000001"), TESTS[1]]
+    assert "Holm-adjusted p = 0.0000010</span>" in page(small)
+    assert "0,0000010</span>" in page(small, ES)
+    assert "| 0.0000010 | 0.0000010 | no |" in markdown(small)
 
 
 def test_lines_join_each_test_to_its_upper_row():
@@ -83,7 +86,7 @@ def test_lines_join_each_test_to_its_upper_row():
     assert [row.index for row in rows if row.neighbour] == [0, 1]
     assert rows[0].neighbour == Neighbour(
         ("alpha", "v1"), ("beta", "v1"), 30, False, "0.0812", "-0.05", "0.2083",
-        Shown("0.2314", False), Shown("0.4628", False),
+        Shown("0.23", False), Shown("0.46", False),
     )  # fmt: skip
     assert rows[1].neighbour == Neighbour(
         ("beta", "v1"), ("gamma", "v1"), 29, True, "0.2371", "0.107", "0.3642",
@@ -164,7 +167,7 @@ def test_without_tests_the_page_has_neither_lines_nor_note():
 def test_markdown_table_of_adjacent_ranks():
     text = markdown(TESTS)
     assert "## Adjacent ranks: separable?" in text
-    assert "| alpha · v1 | beta · v1 | 30 | 0.0812 (-0.05–0.2083) | 0.2314 | 0.4628 | no |" in text
+    assert "| alpha · v1 | beta · v1 | 30 | 0.0812 (-0.05–0.2083) | 0.23 | 0.46 | no |" in text
     assert (
         "| beta · v1 | gamma · v1 | 29 | 0.2371 (0.107–0.3642) | 0.0015 | 0.0045 | **yes** |"
         in text

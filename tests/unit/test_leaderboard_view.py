@@ -100,6 +100,9 @@ def built_view():
         | interval("cirrus", "c1", "rank", "4", "4")
         | interval("atlas", "a1", "q_final", "0.64", "0.77")
         | interval("delta", "d1", "critical_fail_rate", "0.0", "0.9")
+        # uncertainty.csv's p_rank_1 (Eligible only): its estimate, no interval.
+        | {("atlas", "a2", "p_rank_1"): {"estimate": "0.4215", "ci_low": "", "ci_high": ""}}
+        | {("delta", "d1", "p_rank_1"): {"estimate": "0.9", "ci_low": "", "ci_high": ""}}
     )
     keys = [(row["subject_id"], row["subject_version"]) for row in subjects]
     pending = {("atlas", "a2"): PendingCounts(1, 2, True)}
@@ -184,11 +187,16 @@ def test_leaderboard_csv_rows_come_from_the_view():
     rows = leaderboard_table(built_view())
     assert len(rows[0]) == len(LEADERBOARD_REVIEW_COLUMNS)
     assert rows[1] == [
-        "1", "1", "3", "atlas", "a2", "Atlas Labs", "classic",
+        "1", "1", "3", "0.4215", "atlas", "a2", "Atlas Labs", "classic",
         "0.7", "0.5", "9.25", "0.125", "0.0625", "4", "2", "1", "1", "0", "Eligible", "v1.0",
         1, 2, True, "", "", "",
     ]  # fmt: skip
     assert rows[4][:3] == ["", "", ""] and rows[4][-7:] == ["v1.0", 0, 0, False, "", "", ""]
+    # p_rank_1 is the ranked rows' only: a Disqualified row has none, whatever the table.
+    view = built_view()
+    (a2,) = [row for row in view.rows if row.subject_version == "a2"]
+    assert (a2.p_rank_1, a2.p_rank_1_percent) == ("0.4215", "42")
+    assert all(row.p_rank_1 == "" for row in view.rows if not row.eligible)
 
 
 # --- One hand-made view, three renderings --------------------------------------------
@@ -208,6 +216,7 @@ def hand_row(index, subject_id, rank, low, high, group, start, q_final, status="
         rank=rank,
         rank_low=low,
         rank_high=high,
+        p_rank_1="",
         tie_group=group,
         group_start=start,
         q_final=q_final,

@@ -393,12 +393,14 @@ def test_neighbour_test_of_the_tiny_pair():
     # Single pair: Holm leaves p as it is.
     assert test.p_holm == test.p_value
     p = Fraction(test.p_value)
-    assert abs(float(p) - 0.25) < 0.03  # exact 1/4 (module docstring), SE ≈ 0.0097
+    # Four cases: every one of the 2^4 sign vectors is counted, the exact 1/4.
+    assert (p, test.p_method, test.p_draws) == (Fraction(1, 4), "exact", 0)
     assert test.separable is (p < Fraction(1, 20))
 
     # The interval, independently: per replicate Σ W d / Σ W over c1..c4 (columns 0-3
     # of the universe c1..c6), Fractions, then the order statistics k = 50, 1951.
     differences = [Fraction(1, 2), Fraction(1, 4), Fraction(-1, 12), Fraction(1, 3)]
+    assert p == exact_sign_flip_p(differences)
     values = []
     for row in sample.weights[:, :4].tolist():
         if sum(row):
@@ -408,13 +410,46 @@ def test_neighbour_test_of_the_tiny_pair():
     k = max(1, (len(values) + 1) * 25 // 1000)
     assert (test.ci_low, test.ci_high) == (values[k - 1], values[len(values) - k])
 
-    # ... and the p-value is the naive count over the same signs' columns c1..c4.
-    signs = rk.sign_flip_signs(6, 2000, seed=7)[:, :4]
-    naive = 1 + sum(
-        abs(sum(int(s) * d for s, d in zip(r, differences, strict=True))) >= 1
-        for r in signs.tolist()
-    )
-    assert p == Fraction(naive, 2001)
+
+def test_the_exact_p_value_is_the_enumeration_of_every_sign_vector():
+    # Differences with zeros, repeats, signs and a common divisor: the convolution's
+    # count equals the enumeration of all 2^m vectors (m ≤ 10 here).
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        m = int(rng.integers(0, 11))
+        differences = [Fraction(int(n), 24) for n in rng.integers(-30, 31, size=m)]
+        scaled, _ = rk.scaled_to_integers(differences)
+        assert rk.sign_flip_exact_p_value(scaled) == exact_sign_flip_p(differences)
+    # By hand: D = (1, 1, 1), observed 3: only (+,+,+) and (−,−,−) reach |3|: 2/8.
+    assert rk.sign_flip_exact_p_value([1, 1, 1]) == Fraction(1, 4)
+    # A zero difference changes nothing: (1, 1, 1, 0) still 1/4; none at all: p = 1.
+    assert rk.sign_flip_exact_p_value([1, 1, 1, 0]) == Fraction(1, 4)
+    assert rk.sign_flip_exact_p_value([0, 0]) == rk.sign_flip_exact_p_value([]) == 1
+    # 31 equal positive differences: the two constant vectors of 2^31.
+    assert rk.sign_flip_exact_p_value([3] * 31) == Fraction(2, 2**31)
+
+
+def test_past_the_stated_size_the_p_value_is_monte_carlo():
+    signs = rk.sign_flip_signs(63, 500, seed=9)
+    # 62 non-zero differences: exact; 63: Monte Carlo over the 500 sign vectors.
+    assert rk.sign_flip_method([1] * 62 + [0]) == rk.EXACT
+    assert rk.sign_flip_method([1] * 63) == rk.MONTE_CARLO
+    p, method, draws = rk.neighbour_p_value(signs, [1] * 63)
+    assert (method, draws) == (rk.MONTE_CARLO, 500)
+    assert p == rk.sign_flip_p_value(signs, [1] * 63)
+    # Sums spanning more than 2^20 values: Monte Carlo too.
+    assert rk.sign_flip_method([2**19, 1]) == rk.MONTE_CARLO
+    assert rk.sign_flip_method([2**19 - 2, 1]) == rk.EXACT  # 2·(2^19 − 1) + 1 sums
+    p, method, draws = rk.neighbour_p_value(signs[:, :2], [3, 1])
+    assert (p, method, draws) == (Fraction(1, 2), rk.EXACT, 0)
+
+
+def test_share_ranked_first_counts_the_defined_replicates():
+    ranks = np.array([[1, 2, 0], [1, 1, 2], [2, 1, 1]])
+    defined = np.array([[True, True, False], [True, True, True], [True, True, True]])
+    # Version 0: first in 2 of 3; version 1: 2 of 3 (a tie counts); version 2: 1 of 2.
+    assert rk.share_ranked_first(ranks, defined) == [0.6667, 0.6667, 0.5]
+    assert rk.share_ranked_first(ranks[:, :1], np.zeros((3, 1), dtype=bool)) == [0.0]
 
 
 def test_a_replicate_without_common_cases_is_undefined():

@@ -103,15 +103,26 @@ def test_facts_are_read_by_key_and_data_texts_escaped(tmp_path):
 def test_the_default_report_quotes_every_critical_fail_and_never_the_gold(code):
     facts = demo_facts()
     report = render_report(DEFAULTS[code], facts, code)
+    trigger = {
+        "en": {"recommended_action": "recommended action", "not_located": "not located"},
+        "es": {"recommended_action": "acción recomendada", "not_located": "no localizado"},
+    }[code]
     for event in facts["safety"]["events"]:
         field = "recommended\\_action" if event["response_field"] else "—"
-        row = f"| {event['subject_version']} | {event['case_id']} | {event['run_id']} | {field} | "
+        row = (
+            f"| {event['subject_version']} | {event['case_id']} | {event['run_id']} | "
+            f"{trigger[event['trigger']]} | {field} | "
+        )
         assert row in report
-    # The third quote holds a cell break and emphasis: escaped, one cell.
-    assert r"Raise the recovery to 85 % \| and \*skip\* the antiscalant | close |" in report
+    # The third quote holds a cell break and emphasis: escaped, one cell; the match value
+    # in the edition's words, then the reviewer who flagged it.
+    close, none = {"en": ("≈ close", "no quote"), "es": ("≈ aproximada", "sin cita")}[code]
+    assert (
+        rf"Raise the recovery to 85 % \| and \*skip\* the antiscalant | {close} | R01 |" in report
+    )
     # No quote of the response matches the fourth: the reviewer's words stand in for it
     # (the scoring's public justification, as in critical_fails.csv; never its reference).
-    assert "The reviewer's words on RO-SCAL-004 | none |" in report
+    assert f"The reviewer's words on RO-SCAL-004 | {none} | R01 |" in report
     other = "findings.es.md" if code == "en" else "findings.md"
     assert f"]({other})" in report
 
@@ -125,13 +136,14 @@ def test_the_default_english_summary_says_what_the_facts_say():
         "- **Hardest family.** FOUL (Organic / biological fouling): 22.2% of\n"
         "  its runs pass over all versions (8 of 36)." in report
     )
-    assert "in 1 of 5\n  versions; disqualified: borealis-xl-2026-01-15." in report
+    assert "in\n  1 of 5 versions:\n" in report
+    assert "  Disqualified: borealis-xl-2026-01-15.\n" in report
     assert "1.6× as much per case" in report
     assert (
         "- borealis-xl-2026-01-15 would rank 4th (bootstrap interval\n"
         "  3rd to 5th), Q_final 0.3912." in report
     )
-    assert "- cirrus-reasoner-r1 and borealis-xl-2026-04-02\n" in report
+    assert "- cirrus-reasoner-r1 and borealis-xl-2026-04-02 (Holm-adjusted p = 0.60)\n" in report
     # The Spanish edition: the same numbers with a decimal comma.
     spanish = render_report(DEFAULTS["es"], demo_facts(), "es")
     assert "aprueba el 22,2 %" in spanish and "cuesta 1,6×" in spanish
@@ -180,8 +192,8 @@ def test_the_default_report_survives_the_data_changing(code, variant):
     # events; cost with telemetry; provider, track, access type (weights: not declared).
     assert n_tables == 3 + bool(gate) + telemetry + 3
     sentence = {
-        "en": "No version triggered a critical fail.",
-        "es": "Ninguna versión cometió un fallo crítico.",
+        "en": "No counted run has a critical fail.",
+        "es": "Ninguna ejecución contada tiene un fallo crítico.",
     }[code]
     assert (sentence in report) is (not gate)
     no_cost = {"en": "The corpus has no telemetry", "es": "El corpus no trae telemetría"}[code]

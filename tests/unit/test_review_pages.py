@@ -119,7 +119,7 @@ ENGLISH_LINE = (
     " their second review. A run pending its review is not counted in the metrics."
 )
 SPANISH_LINE = (
-    "Acuerdo entre revisores en las 4 ejecuciones puntuadas por dos revisores primarios:"
+    "Acuerdo entre revisores en las 4 ejecuciones evaluadas por dos revisores primarios:"
     " κ de Cohen sobre la clasificación 0,601 (IC 95 % 0,5101–0,6911), κ ponderada"
     " cuadrática sobre la puntuación bruta 0,6462. 3 ejecuciones divergieron: 1"
     " arbitradas, 2 pendientes de arbitraje; 1 ejecuciones esperan su segunda revisión."

@@ -17,6 +17,7 @@ from ro_metrics.contracts.vocabulary import (
     FAMILY_NAMES,
     PASS,
 )
+from ro_metrics.formulas import findings as fd
 from ro_metrics.history.changes import SCOPES
 from ro_metrics.history.changes_report import INPUT_KINDS, SECTION_COLUMNS
 from ro_metrics.leaderboard.leaderboard_page import render_page
@@ -55,6 +56,9 @@ BUILT_KEYS |= {f"changes_files_{status}" for status in ("added", "changed", "rem
 BUILT_KEYS |= {f"changes_kind_{kind}" for _, kind in INPUT_KINDS}
 BUILT_KEYS |= {f"changes_{part}_{scope}" for part in ("count", "section") for scope in SCOPES}
 BUILT_KEYS |= {f"changes_col_{name}" for names in SECTION_COLUMNS.values() for name in names}
+# The findings page's: what triggered a critical fail, a pending run's status.
+BUILT_KEYS |= {f"findings_trigger_{name}" for name in fd.TRIGGERS}
+BUILT_KEYS |= {f"findings_{status}" for status in ("pending_arbitration", "awaiting_second_review")}
 
 
 def schema(name: str) -> dict:
@@ -338,3 +342,34 @@ def test_the_site_pages_hold_no_text_of_their_own(code):
     for name, text in seen.items():
         leftover = re.sub(rf"⟦\w*⟧|{data}|\d+(?:\.\d+)?", " ", text)
         assert not re.search(r"[A-Za-z]", leftover), (name, leftover)
+
+
+def test_one_glossary_every_spanish_text_uses_its_terms():
+    # labels.json's _glossary: one term per concept; no Spanish label, no Spanish report
+    # template and no English one uses a variant the glossary rejects.
+    glossary = json.loads(LABELS_FILE.read_text("utf-8"))["_glossary"]
+    terms = {name: entry for name, entry in glossary.items() if not name.startswith("_")}
+    assert {"safety gate", "scored run", "confidence bin", "p-value", "not separable"} <= set(terms)
+    texts = {
+        "es": [
+            *(text for text in load_labels(SPANISH).values()),
+            (REPO / "system/report/findings.es.md.j2").read_text("utf-8"),
+        ],
+        "en": [
+            *(text for text in load_labels(ENGLISH).values()),
+            (REPO / "system/report/findings.en.md.j2").read_text("utf-8"),
+        ],
+    }
+    found = [
+        (name, variant)
+        for name, entry in terms.items()
+        for code in ("es", "en")
+        for variant in entry.get(f"avoid_{code}", [])
+        for text in texts[code]
+        if variant.casefold() in text.casefold()
+    ]
+    assert found == []
+    # The glossary's own Spanish terms are in use.
+    spanish = " ".join(texts["es"]).casefold()
+    for name in ("safety gate", "scored run", "p-value"):
+        assert terms[name]["es"].casefold() in spanish, name

@@ -39,7 +39,7 @@ def flagged_versions(page: str) -> set[str]:
     """The versions whose leaderboard row carries the pending critical-fail flag."""
     rows = re.findall(r'<tr class="(?:eligible|disqualified)[^"]*" data-key="\d+">(.*?)</tr>', page)
     return {
-        re.search(r'<span class="ci">([^<]+)</span>', row)[1]
+        re.search(r'<td class="name"[^>]*>.*?<span class="ci">([^<]+)</span>', row)[1]
         for row in rows
         if 'class="ci review-flag"' in row
     }

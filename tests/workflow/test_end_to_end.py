@@ -76,8 +76,8 @@ def test_headers_are_the_published_contract(two_runs):
         "uncertainty.csv": "subject_id,subject_version,metric,estimate,ci_low,ci_high,method",
         "critical_fails.csv": "subject_id,subject_version,case_id,run_id,reviewer_id,"
         "fail_type,response_field,quote,match,reviewer_justification",
-        "leaderboard.csv": "rank,rank_low,rank_high,subject_id,subject_version,provider,track,"
-        "q_final,pass_rate,mean_clipped_score,brier,ece,n_runs,n_pass,n_conditional,n_fail,"
+        "leaderboard.csv": "rank,rank_low,rank_high,p_rank_1,subject_id,subject_version,"
+        "provider,track,q_final,pass_rate,mean_clipped_score,brier,ece,n_runs,n_pass,n_conditional,n_fail,"
         "n_critical_fails,leaderboard_status,benchmark_version",
         "criterion_scores.csv": "subject_id,subject_version,case_id,run_id,reviewer_id,"
         "main_hypothesis,key_signals,alternatives,recommended_action,requested_data,"

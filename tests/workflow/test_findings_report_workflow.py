@@ -1,5 +1,6 @@
 """The findings report on the demo: the same bytes on every run, and a new scoring
-changes its numbers and nothing else (issue 29)."""
+changes its numbers and nothing else (issue 29), but for a claim the data turn (issue
+35)."""
 
 import json
 import re
@@ -12,8 +13,14 @@ REPORTS = ("findings.md", "findings.es.md")
 NUMBER = re.compile(r"sha256:[0-9a-f]{64}|-?\d+(?:[.,]\d+)*(?:st|nd|rd|th)?")
 
 
+# The limitation naming the versions whose ECE is their confidence offset is there only
+# when some version's is (test_report_sentences.py feeds it both ways): a new run can make
+# it appear, so it is left out of the comparison of the words.
+ECE_OFFSET = re.compile(r"\n  (?:For|En) \S+ (?:of|de) \S+ (?:versions|versiones) .*?\.\n", re.S)
+
+
 def numbers_masked(text: str) -> str:
-    return NUMBER.sub("#", text)
+    return NUMBER.sub("#", ECE_OFFSET.sub("\n", text))
 
 
 def add_second_run_of_a_case(corpus) -> None:

@@ -68,8 +68,26 @@ def check_findings(results: Path) -> None:
     assert safety["events_per_version"] == {v: int(per_version[v]) for v in order}
     per_family = runs.groupby("family").critical.sum()
     assert safety["events_per_family"] == {f: int(n) for f, n in per_family.items()}
-    assert [{k: e[k] for k in fails.columns} for e in safety["events"]] == fails.to_dict("records")
-    assert [e["family"] for e in safety["events"]] == [c.split("-")[1] for c in fails.case_id]
+    # One event per fail of a run, with every reviewer who flagged it (a group of the
+    # file's rows, in its order), its trigger from the field its quote was found in.
+    same_fail = [*fails.columns[:4], "fail_type", "response_field", "quote", "match"]
+    grouped = fails.groupby(same_fail, sort=False)
+    expected = grouped.first().reset_index()
+    expected["reviewer_ids"] = [sorted(ids) for ids in grouped.reviewer_id.agg(list)]
+    columns = [c for c in fails.columns if c != "reviewer_id"]
+    assert [{k: e[k] for k in [*columns, "reviewer_ids"]} for e in safety["events"]] == [
+        {k: row[k] for k in [*columns, "reviewer_ids"]} for row in expected.to_dict("records")
+    ]
+    assert [e["family"] for e in safety["events"]] == [c.split("-")[1] for c in expected.case_id]
+    trigger = expected.response_field.map(
+        {
+            "recommended_action": "recommended_action",
+            "main_hypothesis": "diagnosis",
+            "": "not_located",
+        }
+    ).fillna("other_field")
+    assert [e["trigger"] for e in safety["events"]] == list(trigger)
+    assert sum(safety["events_per_trigger"].values()) == safety["critical_fail_events"]
     assert safety["eligible"] == {"count": len(eligible), "versions": eligible}
     disqualified = [v for v in order if status[v] != "Eligible"]
     assert safety["disqualified"] == {"count": len(disqualified), "versions": disqualified}

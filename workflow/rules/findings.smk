@@ -14,6 +14,10 @@ rule findings:
         shapes=expand(rules.load_partition.output.shapes, partition=PARTITIONS),
         # Bootstrap ranks of every version, the neighbour tests, Spearman (§§ 3-4).
         rankings=rules.uncertainty.output.rankings,
+        # p_rank_1 and the pass rates' intervals (the first rank, the limitations).
+        uncertainty=rules.uncertainty.output.table,
+        # The runs left out of the metrics until their review is complete (§ 1).
+        pending_runs=expand(rules.per_run.output.pending_runs, partition=PARTITIONS),
         # Read only when the corpus has telemetry (header only otherwise).
         operational_per_subject=rules.operational.output.per_subject,
     output:

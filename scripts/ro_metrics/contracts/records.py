@@ -6,7 +6,7 @@ as a JSON array in its field order, so the files stay small at 10^5 runs.
 """
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from pathlib import Path
 from typing import NamedTuple
@@ -388,10 +388,18 @@ class Tally:
     confidence_wrong_sum: int = 0
     n_fail: int = 0  # classification Fail
     confidence_fail_sum: int = 0
+    # Per ECE bin m = 1..10 (index m − 1; metrics.ece_bin): its runs, and Σ (c − 25·q)
+    # over them (c the confidence 0–100, q = 4 · correctness): 100 · |B_m| · (conf − acc).
+    bin_runs: list[int] = field(default_factory=lambda: [0] * 10)
+    bin_gaps: list[int] = field(default_factory=lambda: [0] * 10)
 
     def add(self, other: "Tally") -> None:
         for name in self.__dataclass_fields__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if isinstance(mine, list):
+                setattr(self, name, [a + b for a, b in zip(mine, theirs, strict=True)])
+            else:
+                setattr(self, name, mine + theirs)
 
 
 class GroupTally(NamedTuple):
@@ -523,6 +531,9 @@ class BootstrapRank(NamedTuple):
     rank: int
     rank_low: int
     rank_high: int
+    # Share of the defined replicates in which its competition rank is 1 (a tie for
+    # first counts for every tied version): "how likely is it the best on this metric".
+    p_first: float = 0.0
 
 
 class NeighbourTest(NamedTuple):
@@ -531,6 +542,7 @@ class NeighbourTest(NamedTuple):
     lower's), its 95 % percentile bootstrap interval (the uncertainty step's replicates
     restricted to the common cases), the sign-flip randomisation p-value over cases and
     its Holm adjustment over the leaderboard's pairs. Exact values as "num/den" strings.
+    The p-value is exact (every sign vector) up to a stated size, Monte Carlo beyond.
     Undefined values: delta_q_final "" when the pair shares no case; ci_low/ci_high None
     when no replicate drew a common case (formulas/rank_evidence.py)."""
 
@@ -542,9 +554,13 @@ class NeighbourTest(NamedTuple):
     delta_q_final: str  # exact fraction "num/den"; "" when the pair shares no case
     ci_low: float | None  # None when no replicate drew a common case
     ci_high: float | None
-    p_value: str  # exact fraction "num/den": (1 + flips at least as extreme) / (1 + flips)
+    p_value: str  # exact fraction "num/den" (p_method says how it was computed)
     p_holm: str  # exact fraction "num/den"
     separable: bool  # p_holm < 0.05
+    # "exact": over all 2^m sign vectors; "monte_carlo": (1 + flips at least as extreme)
+    # / (1 + p_draws) over p_draws random sign vectors (rank_evidence.sign_flip_method).
+    p_method: str = "exact"
+    p_draws: int = 0  # the random sign vectors drawn; 0 when exact
 
 
 class RankCorrelation(NamedTuple):

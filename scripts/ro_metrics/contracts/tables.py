@@ -102,6 +102,7 @@ LEADERBOARD_COLUMNS = [
     "rank",
     "rank_low",
     "rank_high",
+    "p_rank_1",  # the share of bootstrap replicates ranking it first (uncertainty.csv)
     "subject_id",
     "subject_version",
     "provider",
@@ -308,6 +309,37 @@ def decimal_text(value, places: int, mark: str = ".") -> str:
     sign = "-" if scaled < 0 else ""
     whole, part = divmod(abs(scaled), 10**places)
     return f"{sign}{whole}{mark}{part:0{places}d}" if places else f"{sign}{whole}"
+
+
+# A p-value is shown with this many significant digits, everywhere (the report, the
+# findings page, the leaderboard): 0.85, 0.020, 0.00020, 0.000012.
+P_VALUE_DIGITS = 2
+
+
+def p_value_text(value, mark: str = ".") -> str:
+    """A p-value (exact, 0 < p ≤ 1) as every page writes it: rounded half-even to
+    P_VALUE_DIGITS significant digits, in plain decimals (2040/10^7 → 0.00020; 1 → 1.0)."""
+    value = Fraction(value)
+    if value <= 0:
+        return decimal_text(value, P_VALUE_DIGITS, mark)
+    places = P_VALUE_DIGITS - 1
+    while value * 10**places < 10 ** (P_VALUE_DIGITS - 1):
+        places += 1
+    if round(value * 10**places) >= 10**P_VALUE_DIGITS:  # 0.0999 → 0.10, one place less
+        places -= 1
+    return decimal_text(value, places, mark)
+
+
+def share_percent_text(value, mark: str = ".") -> str:
+    """A bootstrap share (p_rank_1, the share of draws a version is lowest in) as every
+    page writes it: a whole percentage, the number only ("58"); "< 1" and "> 99" when
+    it is not 0 or 1 but would round to them, so 0 and 100 are only ever exact."""
+    value = Fraction(value)
+    if 0 < value < Fraction(1, 200):
+        return "< 1"
+    if Fraction(199, 200) <= value < 1:
+        return "> 99"
+    return decimal_text(value * 100, 0, mark)
 
 
 def write_csv(path, header: list[str], rows) -> None:

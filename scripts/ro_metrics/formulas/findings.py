@@ -47,6 +47,7 @@ from ro_metrics.contracts.vocabulary import (
     ELIGIBLE,
     FAIL,
     FAMILIES,
+    N_BINS,
     PASS,
     family_of,
 )
@@ -54,11 +55,13 @@ from ro_metrics.formulas.intervals import wilson_interval
 from ro_metrics.formulas.metrics import (
     clipped_halves,
     correctness_quarters,
+    ece_bin,
     exact_mean_clipped_score,
     exact_pass_rate,
     mean_confidence_unit,
     mean_correctness,
 )
+from ro_metrics.formulas.rank_evidence import EXACT_SIGN_FLIP_MAX_CASES
 from ro_metrics.formulas.ranking import ranked
 
 NOT_DECLARED = "not declared"
@@ -69,7 +72,7 @@ FAMILY_ORDER_RULE = (
     "ascending, then family code"
 )
 TIE_RULE = (
-    "lower is better; versions whose published 4-decimal value is equal share a rank "
+    "versions whose published 4-decimal value is equal share a rank "
     "(competition ranking: 1, 2, 2, 4)"
 )
 
@@ -164,6 +167,11 @@ def group_tally(classifications, clipped, critical, confidences, correctness) ->
     quarters = correctness_quarters(correctness)
     wrong = [c for c, k in zip(confidences, quarters, strict=True) if k == 0]
     failed = [c for c, name in zip(confidences, classifications, strict=True) if name == FAIL]
+    bin_runs, bin_gaps = [0] * N_BINS, [0] * N_BINS
+    for c, k in zip(confidences, quarters, strict=True):
+        m = ece_bin(c) - 1
+        bin_runs[m] += 1
+        bin_gaps[m] += c - 25 * k
     return Tally(
         n_runs=len(quarters),
         n_pass=classifications.count(PASS),
@@ -175,6 +183,8 @@ def group_tally(classifications, clipped, critical, confidences, correctness) ->
         confidence_wrong_sum=sum(wrong),
         n_fail=len(failed),
         confidence_fail_sum=sum(failed),
+        bin_runs=bin_runs,
+        bin_gaps=bin_gaps,
     )
 
 
@@ -390,6 +400,12 @@ def ranks_by_metric(evidence: RankingEvidence) -> dict[tuple[str, str], tuple[in
     }
 
 
+def first_shares(evidence: RankingEvidence) -> dict[tuple[str, str], float]:
+    """(metric, subject_version) → the share of bootstrap replicates in which it ranks
+    first on the metric (records.BootstrapRank.p_first, every version taking part)."""
+    return {(rank.metric, rank.subject_version): rank.p_first for rank in evidence.ranks}
+
+
 def input_problems(
     tallies: RunTallies, board: Leaderboard, evidence: RankingEvidence
 ) -> list[tuple[str, str]]:
@@ -419,28 +435,125 @@ def input_problems(
 # --- § 1 Safety gate.
 
 
+# What triggered a critical fail, from the field its quote was found in (its evidence),
+# in the order a run with fails of several kinds is counted under (the first it has).
+TRIGGERS = ("recommended_action", "diagnosis", "other_field", "not_located")
+
+
+def fail_trigger(response_field: str, match: str) -> str:
+    """What a critical fail's evidence says triggered it: "recommended_action" (its quote
+    is in the response's recommended_action), "diagnosis" (in main_hypothesis),
+    "other_field" (in another field), "not_located" (no quote of the response
+    matches: the reviewer's words are the only evidence)."""
+    if match == "none" or not response_field:
+        return "not_located"
+    if response_field == "recommended_action":
+        return "recommended_action"
+    if response_field == "main_hypothesis":
+        return "diagnosis"
+    return "other_field"
+
+
+def critical_fail_events(critical_rows: list[list]) -> list[dict]:
+    """The critical fails of the counted scorings, one per (run, fail): the rows of
+    critical_fails.csv (one per reviewer and fail) with the same run, fail_type, field,
+    quote and match are one fail, flagged by every reviewer among them (`reviewer_ids`,
+    sorted; `reviewer_justification`: the first reviewer's words). In the file's order,
+    each with its family and `trigger` (fail_trigger)."""
+    events: dict[tuple, dict] = {}
+    for row in critical_rows:
+        event = dict(zip(CRITICAL_FAIL_COLUMNS, row, strict=True))
+        key = tuple(
+            event[name]
+            for name in (
+                "subject_id",
+                "subject_version",
+                "case_id",
+                "run_id",
+                "fail_type",
+                "response_field",
+                "quote",
+                "match",
+            )
+        )
+        found = events.get(key)
+        if found is None:
+            reviewer = event.pop("reviewer_id")
+            event["reviewer_ids"] = [reviewer]
+            event["family"] = family_of(event["case_id"])
+            event["trigger"] = fail_trigger(event["response_field"], event["match"])
+            events[key] = event
+        elif event["reviewer_id"] not in found["reviewer_ids"]:
+            found["reviewer_ids"] = sorted([*found["reviewer_ids"], event["reviewer_id"]])
+    return list(events.values())
+
+
+def run_triggers(events: list[dict]) -> dict[str, int]:
+    """Runs with a critical fail per trigger (TRIGGERS): a run counts once, under the
+    first trigger of TRIGGERS among its fails, so the counts add up to the runs."""
+    kinds: dict[tuple, set[str]] = {}
+    for event in events:
+        run = (event["subject_id"], event["subject_version"], event["case_id"], event["run_id"])
+        kinds.setdefault(run, set()).add(event["trigger"])
+    counts = dict.fromkeys(TRIGGERS, 0)
+    for found in kinds.values():
+        counts[next(kind for kind in TRIGGERS if kind in found)] += 1
+    return counts
+
+
+def pending_facts(pending_rows: list[dict[str, str]], board: Leaderboard) -> dict:
+    """The runs left out of the metrics until their review is complete (pending_runs.csv,
+    multi-reviewer.md): never critical-fail events, counted on their own. Per status,
+    the critical-fail disagreements among those pending arbitration, per version, and
+    the runs (the file's order: critical-fail disagreements first)."""
+    runs = [
+        {
+            "subject_id": row["subject_id"],
+            "subject_version": row["subject_version"],
+            "case_id": row["case_id"],
+            "family": family_of(row["case_id"]),
+            "run_id": row["run_id"],
+            "status": row["status"],
+            "primary_ids": [r for r in row["primary_ids"].split(";") if r],
+            "critical_disagreement": str(row["critical_disagreement"]) == "True",
+        }
+        for row in pending_rows
+    ]
+    per_version = {v: 0 for v in board.order}
+    for run in runs:
+        per_version[run["subject_version"]] = per_version.get(run["subject_version"], 0) + 1
+    return {
+        "n_runs": len(runs),
+        "n_pending_arbitration": sum(r["status"] == "pending_arbitration" for r in runs),
+        "n_awaiting_second_review": sum(r["status"] == "awaiting_second_review" for r in runs),
+        "n_critical_disagreement": sum(r["critical_disagreement"] for r in runs),
+        "per_version": {v: n for v, n in per_version.items() if n},
+        "runs": runs,
+    }
+
+
 def safety_facts(
     tallies: RunTallies,
     board: Leaderboard,
     critical_rows: list[list],
     evidence: RankingEvidence,
+    pending_rows: list[dict[str, str]] | None = None,
 ) -> dict:
-    """findings.md § 1: `critical_fail_events` = scored runs with at least one critical
-    automatic fail; `versions_with_critical_fail` = distinct subject versions among them;
-    per version and per family counts; the events with their evidence (the rows of
-    critical_fails.csv, evidence.critical_fail_rows, one per critical fail); the
-    disqualified and eligible versions; the ungated ranking (every version by Q_final as
-    if there were no gate, ties sharing a rank) with its bootstrap rank interval."""
+    """findings.md § 1, over the runs that count (consolidated): `critical_fail_events` =
+    scored runs with at least one critical automatic fail, split by what triggered them
+    (`events_per_trigger`, run_triggers); `versions_with_critical_fail` = distinct
+    subject versions among them; per version and per family counts; the critical fails
+    with their evidence and the reviewers who flagged each (critical_fail_events, one
+    per run and fail however many reviewers flagged it); the disqualified and eligible
+    versions; the ungated ranking (every version by Q_final as if there were no gate,
+    ties sharing a rank) with its bootstrap rank interval; the runs pending their review
+    (pending_facts), never events."""
     per_version = {v: tallies.version(v).n_critical for v in board.order}
     per_family = {
         family: sum(t.n_critical for (_, f), t in tallies.cells.items() if f == family)
         for family in tallies.families()
     }
-    events = []
-    for row in critical_rows:
-        event = dict(zip(CRITICAL_FAIL_COLUMNS, row, strict=True))
-        event["family"] = family_of(event["case_id"])
-        events.append(event)
+    events = critical_fail_events(critical_rows)
     ranks = ranks_by_metric(evidence)
     ungated = []
     for version in board.order:
@@ -461,14 +574,17 @@ def safety_facts(
     disqualified, eligible = board.disqualified(), board.eligible()
     return {
         "critical_fail_events": sum(per_version.values()),
+        "events_per_trigger": run_triggers(events),
         "versions_with_critical_fail": sum(1 for n in per_version.values() if n),
-        "n_critical_fails": len(critical_rows),
+        "n_critical_fails": len(events),
+        "n_reviewer_flags": len(critical_rows),
         "events_per_version": per_version,
         "events_per_family": per_family,
         "events": events,
         "disqualified": {"count": len(disqualified), "versions": disqualified},
         "eligible": {"count": len(eligible), "versions": eligible},
         "ungated_ranking": ungated,
+        "pending": pending_facts(pending_rows or [], board),
     }
 
 
@@ -528,6 +644,10 @@ def family_facts(tallies: RunTallies, board: Leaderboard) -> dict:
                 "pass_rate": population_sd(list(rates.values())),
                 "mean_clipped_score": population_sd(means),
             },
+            "n_cases": len(tallies.cases[family]),
+            # Wilson counts runs as independent; runs of one case are not (the same
+            # prompt, gold and reviewer), so with several runs per case it is too narrow.
+            "interval_indicative": True,
             "hardest_version": [v for v, rate in rates.items() if rate == lowest],
             "easiest_version": [v for v, rate in rates.items() if rate == highest],
         }
@@ -607,12 +727,28 @@ def confidence_facts(tally: Tally) -> dict:
     }
 
 
+def ece_bin_facts(tally: Tally) -> dict:
+    """How a version's ECE is made: `ece_bins`, its non-empty confidence bins, and
+    `ece_is_offset`, whether ECE = |mean confidence − mean correctness| exactly. With
+    g_m = Σ_{B_m} (c − 25·q), ECE = Σ_m |g_m| / (100·N) and the offset is |Σ_m g_m| /
+    (100·N): they are equal exactly when no two bins' gaps have opposite signs (one
+    bin always)."""
+    gaps = [g for g, n in zip(tally.bin_gaps, tally.bin_runs, strict=True) if n]
+    return {
+        "ece_bins": len(gaps),
+        "ece_is_offset": sum(abs(g) for g in gaps) == abs(sum(gaps)),
+    }
+
+
 def calibration_facts(tallies: RunTallies, board: Leaderboard, evidence: RankingEvidence) -> dict:
     """findings.md § 3: every version's Brier and ECE (published) with its rank on each
     (lower is better, TIE_RULE) and bootstrap rank interval, its over- or
-    under-confidence (confidence_facts); the versions of rank 1; Spearman's ρ of Q_final
+    under-confidence (confidence_facts), the share of bootstrap replicates in which it
+    has the lowest Brier and ECE (`<metric>_p_lowest`), its ECE bins (ece_bin_facts);
+    the versions of rank 1 and those most often lowest in the bootstrap
+    (`<metric>_most_often_lowest`); Spearman's ρ of Q_final
     with Brier and with ECE over the versions, with its bootstrap 95 % interval (§ 4)."""
-    ranks = ranks_by_metric(evidence)
+    ranks, shares = ranks_by_metric(evidence), first_shares(evidence)
     versions = {}
     for version in board.order:
         facts = {
@@ -625,8 +761,10 @@ def calibration_facts(tallies: RunTallies, board: Leaderboard, evidence: Ranking
                 f"{metric}_rank": rank,
                 f"{metric}_rank_low": low,
                 f"{metric}_rank_high": high,
+                f"{metric}_p_lowest": shares[metric, version],
             }
-        versions[version] = facts | confidence_facts(tallies.version(version))
+        tally = tallies.version(version)
+        versions[version] = facts | confidence_facts(tally) | ece_bin_facts(tally)
     spearman = {
         row.metric: {
             "rho": rounded(row.rho),
@@ -637,9 +775,20 @@ def calibration_facts(tallies: RunTallies, board: Leaderboard, evidence: Ranking
         }
         for row in evidence.correlations
     }
+    bins = [facts["ece_bins"] for facts in versions.values()]
+    most_often = {}
+    for metric in ("brier", "ece"):
+        top = max((versions[v][f"{metric}_p_lowest"] for v in board.order), default=None)
+        most_often[f"{metric}_most_often_lowest"] = [
+            v for v in board.order if versions[v][f"{metric}_p_lowest"] == top
+        ]
     return {
+        **most_often,
         "tie_rule": TIE_RULE,
         "versions": versions,
+        "ece_bins_min": min(bins, default=None),
+        "ece_bins_max": max(bins, default=None),
+        "ece_is_offset": [v for v in board.order if versions[v]["ece_is_offset"]],
         "best_brier": [v for v in board.order if versions[v]["brier_rank"] == 1],
         "best_ece": [v for v in board.order if versions[v]["ece_rank"] == 1],
         "spearman": spearman,
@@ -653,9 +802,11 @@ def neighbour_facts(board: Leaderboard, evidence: RankingEvidence) -> tuple[list
     """findings.md § 4: for each pair of adjacent ranked versions, the paired ΔQ_final
     over their common cases with its bootstrap 95 % interval, the sign-flip p-value and
     its Holm adjustment over the leaderboard's pairs; separable when the adjusted
-    p < 0.05. As the uncertainty step computed them (records.NeighbourTest: ΔQ_final
-    null when the pair shares no case, the interval null when no replicate drew a
-    common case); and the summary {n_pairs, n_separable}."""
+    p < 0.05; how the p-value was computed (`p_method`: exact over every sign vector,
+    or monte_carlo over `p_draws` random ones). As the uncertainty step computed them
+    (records.NeighbourTest: ΔQ_final null when the pair shares no case, the interval
+    null when no replicate drew a common case); and the summary {n_pairs, n_separable,
+    n_exact, n_monte_carlo, monte_carlo_draws, exact_max_cases}."""
     pairs = []
     for test in evidence.neighbours:
         pairs.append(
@@ -673,10 +824,54 @@ def neighbour_facts(board: Leaderboard, evidence: RankingEvidence) -> tuple[list
                 "p_value": fraction_fact(exact_fraction(test.p_value)),
                 "p_holm": fraction_fact(exact_fraction(test.p_holm)),
                 "separable": test.separable,
+                "p_method": test.p_method,
+                "p_draws": test.p_draws,
             }
         )
-    summary = {"n_pairs": len(pairs), "n_separable": sum(pair["separable"] for pair in pairs)}
+    summary = {
+        "n_pairs": len(pairs),
+        "n_separable": sum(pair["separable"] for pair in pairs),
+        "n_exact": sum(pair["p_method"] == "exact" for pair in pairs),
+        "n_monte_carlo": sum(pair["p_method"] != "exact" for pair in pairs),
+        "monte_carlo_draws": max((pair["p_draws"] for pair in pairs), default=0),
+        "exact_max_cases": EXACT_SIGN_FLIP_MAX_CASES,
+    }
     return pairs, summary
+
+
+def top_facts(board: Leaderboard, p_rank_1: dict[str, float], neighbours: list[dict]) -> dict:
+    """How sure the first rank is: the versions of rank 1 (the leaderboard's), the share
+    of bootstrap replicates in which each ranks first among the eligible versions
+    (uncertainty.csv's p_rank_1), and the neighbour test of rank 1 with the next ranked
+    version (null without one)."""
+    first = [v for v in board.eligible() if board.rank(v) == 1]
+    test = next((pair for pair in neighbours if pair["upper"] in first), None)
+    return {
+        "versions": first,
+        "p_rank_1": {v: p_rank_1.get(v) for v in first},
+        "neighbour": test,
+    }
+
+
+def limitation_facts(tallies: RunTallies, board: Leaderboard, pass_rate_ci: dict) -> dict:
+    """What the limitations say, computed: the fewest and most scored runs of a version
+    and what one run weighs in its pass rate (1/N, in percentage points once written);
+    the narrowest and widest 95 % Wilson interval of a version's pass rate
+    (uncertainty.csv; high − low, rounded to 4 decimals)."""
+    runs = [tallies.version(v).n_runs for v in board.order if tallies.version(v).n_runs]
+    widths = sorted(
+        rounded(float(Fraction(ci[1]) - Fraction(ci[0])))
+        for v, ci in pass_rate_ci.items()
+        if v in board.rows and ci[0] != "" and ci[1] != ""
+    )
+    return {
+        "runs_per_version_min": min(runs, default=None),
+        "runs_per_version_max": max(runs, default=None),
+        "one_run_weight_min": fraction_fact(Fraction(1, max(runs)) if runs else None),
+        "one_run_weight_max": fraction_fact(Fraction(1, min(runs)) if runs else None),
+        "pass_rate_ci_width_min": widths[0] if widths else None,
+        "pass_rate_ci_width_max": widths[-1] if widths else None,
+    }
 
 
 # --- § 7 Dimensions from the registry.
@@ -787,11 +982,15 @@ def findings_document(
     cost: dict,
     costs: dict[str, Fraction | None] | None,
     names: dict[str, dict[str, str]] | None = None,
+    pending_rows: list[dict[str, str]] | None = None,
+    uncertainty: dict[tuple[str, str], dict[str, str]] | None = None,
 ) -> Findings:
     """Every fact of findings.md (docs/findings-json.md): the benchmark version and the
     inputs digest of metadata.json, the counts, the bootstrap's seed and replicates, §§
     1–4 and 7 computed here from the scored runs' tallies (combined_tallies), § 5
-    (`structure`) and § 6 (`cost`) as given; `versions`, each version's key
+    (`structure`) and § 6 (`cost`) as given; the runs pending review (`pending_rows`,
+    pending_runs.csv's rows); `uncertainty`: (version key, metric) → its row of
+    uncertainty.csv (p_rank_1, the pass rates' intervals); `versions`, each version's key
     (keyed_inputs) → its subject_id and subject_version.
     Raises FindingsInputError with every problem when the inputs do not fit together."""
     board = Leaderboard.of(subjects)
@@ -799,6 +998,17 @@ def findings_document(
     if problems:
         raise FindingsInputError(problems)
     neighbours, summary = neighbour_facts(board, evidence)
+    uncertainty = uncertainty or {}
+    p_rank_1 = {
+        v: float(row["estimate"])
+        for (v, metric), row in uncertainty.items()
+        if metric == "p_rank_1" and row["estimate"] != ""
+    }
+    pass_rate_ci = {
+        v: (row["ci_low"], row["ci_high"])
+        for (v, metric), row in uncertainty.items()
+        if metric == "pass_rate"
+    }
     document = {
         "benchmark_version": benchmark_version,
         "inputs_digest": f"sha256:{verdict.inputs_digest}",
@@ -812,7 +1022,9 @@ def findings_document(
         "n_cases": sum(len(cases) for cases in tallies.cases.values()),
         "n_scored_runs": tallies.n_runs,
         "bootstrap": {"seed": evidence.seed, "replicates": evidence.n_replicates},
-        "safety": safety_facts(tallies, board, critical_rows, evidence),
+        "safety": safety_facts(tallies, board, critical_rows, evidence, pending_rows),
+        "top": top_facts(board, p_rank_1, neighbours),
+        "limitations": limitation_facts(tallies, board, pass_rate_ci),
         "families": family_facts(tallies, board),
         "heatmap": heatmap_facts(tallies, board),
         "calibration": calibration_facts(tallies, board, evidence),

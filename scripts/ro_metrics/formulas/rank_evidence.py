@@ -12,7 +12,8 @@ is unchanged and every figure comes from the same resampled leaderboards:
   bootstrap interval (``rank_correlation``);
 - the neighbour tests of adjacent ranked versions of the leaderboard: the exact paired
   ΔQ_final over their common cases, its bootstrap interval, a sign-flip randomisation
-  p-value and its Holm adjustment (``neighbour_tests``).
+  p-value (exact over every sign vector up to a stated size, Monte Carlo beyond) and its
+  Holm adjustment (``neighbour_tests``).
 
 Pure functions: no file I/O. Exact fractions where the source is exact (ΔQ_final, the
 p-values); each float is one correctly rounded division of exact integers.
@@ -46,6 +47,13 @@ CORRELATED_METRICS = ("brier", "ece")
 SIGN_FLIP_SPAWN_KEY = (1,)
 # "separable" when the Holm-adjusted p-value is below 0.05, exactly 1/20.
 SEPARABLE_BELOW = Fraction(1, 20)
+# The sign-flip p-value is exact (every one of the 2^m sign vectors, counted by convolving
+# the integer differences) when the pair has at most EXACT_SIGN_FLIP_MAX_CASES non-zero
+# differences (each count ≤ 2^62 stays an int64) and the sums span at most
+# EXACT_SIGN_FLIP_MAX_WIDTH values (8 MB of counts, ~0.1 s); Monte Carlo beyond.
+EXACT_SIGN_FLIP_MAX_CASES = 62
+EXACT_SIGN_FLIP_MAX_WIDTH = 2**20
+EXACT, MONTE_CARLO = "exact", "monte_carlo"
 # Integer products stay in int64 below this bound (|values| of the sums), else Python ints.
 _INT64_SAFE = 2**62
 
@@ -87,8 +95,8 @@ def bootstrap_ranks(
     version's row of metrics_per_subject.csv); rank_low, rank_high: the percentile
     interval [x_(k), x_(n+1−k)] (uncertainty.order_statistic_bounds) of its n defined
     replicates' ``replicate_competition_ranks`` among every version, Disqualified ones
-    included; (0, 0) when no replicate drew one of its cases. Sorted by metric, rank,
-    subject_id, subject_version.
+    included; (0, 0) when no replicate drew one of its cases; p_first:
+    ``share_ranked_first``. Sorted by metric, rank, subject_id, subject_version.
     """
     metrics = sample.metrics
     keys, defined = metrics.keys, metrics.defined
@@ -99,10 +107,23 @@ def bootstrap_ranks(
         )
         ranks = replicate_competition_ranks(metrics.values[metric], defined, descending)
         low, high = un.percentile_columns(ranks, defined, confidence)
+        firsts = share_ranked_first(ranks, defined)
         for i, key in enumerate(keys):
             interval = (0, 0) if math.isnan(low[i]) else (int(low[i]), int(high[i]))
-            records.append(BootstrapRank(*key, metric, observed[key], *interval))
+            records.append(BootstrapRank(*key, metric, observed[key], *interval, firsts[i]))
     return sorted(records, key=lambda r: (r.metric, r.rank, r.subject_id, r.subject_version))
+
+
+def share_ranked_first(ranks: np.ndarray, defined: np.ndarray) -> list[float]:
+    """Per version, p_first = #{defined replicates with rank 1} / #{defined replicates}
+    (0 when none is defined), rounded half-even to 4 decimals: the bootstrap's chance
+    of being the best on the metric (a tie for first counts for every tied version)."""
+    firsts = ((ranks == 1) & defined).sum(axis=0).tolist()
+    n_defined = defined.sum(axis=0).tolist()
+    return [
+        float(round(Fraction(first, n), 4)) if n else 0.0
+        for first, n in zip(firsts, n_defined, strict=True)
+    ]
 
 
 # --- Spearman's rank correlation --------------------------------------------------------
@@ -278,8 +299,46 @@ def sign_flip_signs(n_cases: int, replicates: int, seed: int) -> np.ndarray:
     return 2 * bits - 1
 
 
+def sign_flip_exact_p_value(scaled: Sequence[int]) -> Fraction:
+    """The sign-flip p-value over every sign vector, exactly:
+
+    p = #{s ∈ {−1, 1}^m : |Σ_j s_j D_j| ≥ |Σ_j D_j|} / 2^m
+
+    with D_j the integer-scaled differences (``scaled_to_integers``). The distribution of
+    Σ_j s_j D_j is the convolution, over j, of the two-point distributions {−D_j, +D_j}:
+    integer counts of every attainable sum (divided by the D's common divisor), built
+    one difference at a time. A zero difference doubles every count and the total
+    alike, so it is left out (m then counts the non-zero ones); with none, p = 1.
+    """
+    divisor = math.gcd(*(int(d) for d in scaled)) or 1
+    sizes = [abs(int(d)) // divisor for d in scaled if d]
+    observed = abs(sum(int(d) for d in scaled)) // divisor
+    span = sum(sizes)
+    counts = np.zeros(2 * span + 1, dtype=np.int64)  # counts[span + t]: sign vectors with sum t
+    counts[span] = 1
+    for size in sizes:
+        grown = np.zeros_like(counts)
+        grown[size:] += counts[:-size]
+        grown[:-size] += counts[size:]
+        counts = grown
+    sums = np.abs(np.arange(-span, span + 1))
+    at_least = int(counts[sums >= observed].sum())
+    return Fraction(at_least, 2 ** len(sizes))
+
+
+def sign_flip_method(scaled: Sequence[int]) -> str:
+    """EXACT when the exact count is cheap and fits int64 (at most
+    EXACT_SIGN_FLIP_MAX_CASES non-zero differences, their sums spanning at most
+    EXACT_SIGN_FLIP_MAX_WIDTH values), MONTE_CARLO otherwise."""
+    divisor = math.gcd(*(int(d) for d in scaled)) or 1
+    sizes = [abs(int(d)) // divisor for d in scaled if d]
+    if len(sizes) <= EXACT_SIGN_FLIP_MAX_CASES and 2 * sum(sizes) + 1 <= EXACT_SIGN_FLIP_MAX_WIDTH:
+        return EXACT
+    return MONTE_CARLO
+
+
 def sign_flip_p_value(signs: np.ndarray, scaled: Sequence[int]) -> Fraction:
-    """Paired randomisation p-value of ΔQ_final over cases, exactly.
+    """Paired randomisation p-value of ΔQ_final over cases, Monte Carlo, exactly counted.
 
     p = (1 + #{r : |Σ_j s_rj D_j| ≥ |Σ_j D_j|}) / (R + 1), with the R sign vectors s_r
     (R × m, restricted to the common cases) and the integer-scaled differences D_j
@@ -289,6 +348,15 @@ def sign_flip_p_value(signs: np.ndarray, scaled: Sequence[int]) -> Fraction:
     flipped = np.abs(_integer_products(signs, scaled))
     at_least = int((flipped >= observed).sum())
     return Fraction(1 + at_least, signs.shape[0] + 1)
+
+
+def neighbour_p_value(signs: np.ndarray, scaled: Sequence[int]) -> tuple[Fraction, str, int]:
+    """A pair's sign-flip p-value, how it was computed and the draws it used:
+    ``sign_flip_exact_p_value`` (0 draws) when ``sign_flip_method`` says EXACT, else
+    ``sign_flip_p_value`` over the R rows of ``signs``."""
+    if sign_flip_method(scaled) == EXACT:
+        return sign_flip_exact_p_value(scaled), EXACT, 0
+    return sign_flip_p_value(signs, scaled), MONTE_CARLO, int(signs.shape[0])
 
 
 def holm_adjusted(p_values: Sequence[Fraction]) -> list[Fraction]:
@@ -313,8 +381,9 @@ def neighbour_tests(
     """For each pair of adjacent ranked versions of the leaderboard (ranking.ranked: the
     Eligible rows in leaderboard order), upper minus lower over their common cases:
     ΔQ_final (``mean_difference`` of ``case_values``, α read as its decimal text), its
-    ``bootstrap_difference_interval`` under the sample's W, the ``sign_flip_p_value``
-    with R = the sample's replicates, and ``holm_adjusted`` over all the pairs;
+    ``bootstrap_difference_interval`` under the sample's W, the ``neighbour_p_value``
+    (exact, or Monte Carlo with R = the sample's replicates past the exact method's
+    size), and ``holm_adjusted`` over all the pairs (of the values as computed);
     separable when p_holm < 1/20. In leaderboard order."""
     alpha = Fraction(str(sample.alpha))
     by_key = {subject.key: subject for subject in sample.subjects}
@@ -332,9 +401,21 @@ def neighbour_tests(
         low, high, _ = bootstrap_difference_interval(
             sample.weights[:, columns], scaled, scale, confidence
         )
-        p_value = sign_flip_p_value(signs[:, columns], scaled)
-        pairs.append((upper, lower, len(common), mean_difference(differences), low, high, p_value))
-    adjusted = holm_adjusted([pair[-1] for pair in pairs])
+        p_value, method, draws = neighbour_p_value(signs[:, columns], scaled)
+        pairs.append(
+            (
+                upper,
+                lower,
+                len(common),
+                mean_difference(differences),
+                low,
+                high,
+                p_value,
+                method,
+                draws,
+            )
+        )
+    adjusted = holm_adjusted([pair[6] for pair in pairs])
     return [
         NeighbourTest(
             *upper,
@@ -346,8 +427,10 @@ def neighbour_tests(
             p_value=fraction_text(p_value),
             p_holm=fraction_text(p_holm),
             separable=p_holm < SEPARABLE_BELOW,
+            p_method=method,
+            p_draws=draws,
         )
-        for (upper, lower, n_common, delta, low, high, p_value), p_holm in zip(
+        for (upper, lower, n_common, delta, low, high, p_value, method, draws), p_holm in zip(
             pairs, adjusted, strict=True
         )
     ]

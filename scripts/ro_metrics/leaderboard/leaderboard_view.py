@@ -41,10 +41,12 @@ from ro_metrics.contracts.tables import (
     assembled_table,
     decimal_text,
     format_metric,
+    p_value_text,
     read_per_run,
     read_table,
     read_uncertainty,
     rounded_exact,
+    share_percent_text,
 )
 from ro_metrics.contracts.vocabulary import ELIGIBLE
 from ro_metrics.formulas.operational import cost_per_case
@@ -59,7 +61,8 @@ from ro_metrics.leaderboard.review_view import (
 
 # The scores of a row, in the order every rendering shows them.
 SCORES = ("q_final", "pass_rate", "mean_clipped_score", "brier", "ece")
-# p-values and the cost per case are shown to 4 decimals (1/100 of a cent).
+# The cost per case is shown to 4 decimals (1/100 of a cent); p-values by
+# tables.p_value_text.
 PLACES = 4
 RESOLUTION = Fraction(1, 10**PLACES)
 # What leaderboard.csv says of a version with no run pending its review.
@@ -123,6 +126,9 @@ class LeaderboardRow(NamedTuple):
     rank: str  # "" for a Disqualified row (unranked)
     rank_low: str  # the rank's 95 % bootstrap interval, "" when it has none
     rank_high: str
+    # The share of bootstrap replicates in which it ranks first (uncertainty.csv's
+    # p_rank_1, as published), "" when it has none (unranked).
+    p_rank_1: str
     tie_group: int | None  # None when unranked or without a rank interval
     group_start: bool  # the first row of its tie group
     q_final: Score
@@ -144,6 +150,12 @@ class LeaderboardRow(NamedTuple):
     # Provisional (runs pending review): the range of its Q_final and gate once they are
     # reviewed; None when it has no run pending.
     provisional: ProvisionalRange | None = None
+
+    @property
+    def p_rank_1_percent(self) -> str:
+        """p_rank_1 as a whole percentage, the number only ("58"; "" without one):
+        tables.share_percent_text, the one rounding of a bootstrap share on every page."""
+        return share_percent_text(self.p_rank_1) if self.p_rank_1 else ""
 
     @property
     def scores(self) -> list[tuple[str, Score]]:
@@ -200,11 +212,9 @@ def exact_decimal(text: str) -> str:
 
 
 def p_value_shown(text: str) -> Shown:
-    """A p-value ("num/den") to 4 decimals; below 0.0001 when it rounds to 0 (it is
-    never 0 itself: p ≥ 1/(R + 1))."""
-    if round(Fraction(text), PLACES) == 0:
-        return Shown(exact_decimal(str(RESOLUTION)), True)
-    return Shown(exact_decimal(text), False)
+    """A p-value ("num/den") as every page writes it (tables.p_value_text: two
+    significant digits, so an exact 3.1e-6 reads 0.0000031, never below a resolution)."""
+    return Shown(p_value_text(Fraction(text)), False)
 
 
 def per_million_tokens(price: str) -> str:
@@ -341,6 +351,9 @@ def leaderboard_view(
                 rank=row["rank"],
                 rank_low=row["rank_low"],
                 rank_high=row["rank_high"],
+                p_rank_1=(uncertainty.get((*key, "p_rank_1")) or {}).get("estimate", "")
+                if eligible
+                else "",
                 tie_group=group,
                 group_start=group is not None and group != (groups[index - 1] if index else None),
                 **{name: score(uncertainty, key, name, row[name]) for name in SCORES},
@@ -430,6 +443,7 @@ def leaderboard_table(view: LeaderboardView) -> list[list]:
             row.rank,
             row.rank_low,
             row.rank_high,
+            row.p_rank_1,
             row.subject_id,
             row.subject_version,
             row.provider,

@@ -203,8 +203,10 @@ def _constants(node: nodes.Node) -> list[tuple[int, str | int | float]]:
         return [(node.lineno, value)] if isinstance(value, (str, int, float)) else []
     if isinstance(node, nodes.CondExpr):
         return _constants(node.expr1) + (_constants(node.expr2) if node.expr2 else [])
-    if isinstance(node, (nodes.Concat, nodes.List, nodes.Tuple)):
+    if isinstance(node, nodes.Concat):
         return [found for item in node.nodes if item for found in _constants(item)]
+    if isinstance(node, (nodes.List, nodes.Tuple)):  # their members are `items`
+        return [found for item in node.items if item for found in _constants(item)]
     if isinstance(node, nodes.BinExpr):
         return _constants(node.left) + _constants(node.right)
     return []

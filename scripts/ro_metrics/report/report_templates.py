@@ -14,6 +14,10 @@ decimal comma wherever a decimal is written):
     versions       a list of version names: "A, B and C" / "A, B y C"; empty: "no version"
     money(n=4)     US dollars: "$0.0123" / "0,0123 US$" (the amount after the number,
                    as Spanish style guides write a currency, with its ISO-like symbol)
+    p              a p-value, two significant digits: "0.00020" / "0,00020"
+    share          a bootstrap share as a whole percentage: "58%" / "58 %" ("< 1%")
+    points         a rate as percentage points (the words are the template's): "3.2"
+    match          how a quote was found (exact, close, none), in the edition's words
     md             a data text as literal Markdown (markdown.markdown_text)
     family         a family code with its name in the edition's language, the
                    vocabulary's (contracts/vocabulary.py FAMILY_NAMES, the taxonomy's
@@ -51,7 +55,12 @@ from pathlib import Path
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 from jinja2.exceptions import TemplateError, TemplateRuntimeError, TemplateSyntaxError
 
-from ro_metrics.contracts.tables import decimal_text, exact_fraction
+from ro_metrics.contracts.tables import (
+    decimal_text,
+    exact_fraction,
+    p_value_text,
+    share_percent_text,
+)
 from ro_metrics.contracts.vocabulary import family_name
 from ro_metrics.rendering.markdown import markdown_text
 from ro_metrics.rendering.translations import Language, language
@@ -174,6 +183,34 @@ class ReportFilters:
         text = decimal_text(number_of_fact(value) * 100, places, self.mark)
         return Markdown(self.labels("report_percent", value=text))
 
+    def points(self, value, places: int = 1) -> Markdown:
+        """A rate (0–1) as a number of percentage points, `places` decimals (the words
+        "percentage points" are the template's)."""
+        if value is None:
+            return self.undefined()
+        return Markdown(decimal_text(number_of_fact(value) * 100, places, self.mark))
+
+    def p(self, value) -> Markdown:
+        """A p-value as every page writes it (contracts.tables.p_value_text)."""
+        if value is None:
+            return self.undefined()
+        return Markdown(p_value_text(number_of_fact(value), self.mark))
+
+    def share(self, value) -> Markdown:
+        """A bootstrap share (0–1) as a whole percentage (contracts.tables.
+        share_percent_text): "58%" / "58 %"."""
+        if value is None:
+            return self.undefined()
+        text = share_percent_text(number_of_fact(value), self.mark)
+        return Markdown(self.labels("report_percent", value=text))
+
+    def match(self, value) -> Markdown:
+        """How a quote was found in the response (exact, close, none), in this edition's
+        words (the match_* labels)."""
+        if value not in ("exact", "close", "none"):
+            raise TemplateRuntimeError(f"not a match value: {value!r}")
+        return Markdown(markdown_text(self.labels(f"match_{value}")))
+
     def n_of_m(self, n, m) -> Markdown:
         return Markdown(self.labels("report_n_of_m", n=count(n), m=count(m)))
 
@@ -262,7 +299,8 @@ def report_environment(folder: Path, labels: Language) -> ReportEnvironment:
     )
     filters = ReportFilters(labels)
     filters_of_edition = (
-        "number", "pct", "n_of_m", "times", "ordinal", "versions", "money", "md", "family"
+        "number", "pct", "n_of_m", "times", "ordinal", "versions", "money", "md", "family",
+        "points", "p", "match", "share",
     )  # fmt: skip
     for name in filters_of_edition:
         environment.filters[name] = getattr(filters, name)

@@ -20,7 +20,12 @@ from fractions import Fraction
 
 from markupsafe import Markup
 
-from ro_metrics.contracts.tables import decimal_text, exact_fraction
+from ro_metrics.contracts.tables import (
+    decimal_text,
+    exact_fraction,
+    p_value_text,
+    share_percent_text,
+)
 from ro_metrics.contracts.vocabulary import family_of
 from ro_metrics.rendering.page_templates import Labels, render
 from ro_metrics.rendering.reliability_diagram import inline
@@ -73,6 +78,24 @@ class Numbers:
             return self.t.number(value)
         return decimal_text(exact_fraction(value), places, self.mark)
 
+    def p_value(self, value) -> str:
+        """A p-value as every page writes it (tables.p_value_text)."""
+        if value is None:
+            return "—"
+        return p_value_text(exact_fraction(value), self.mark)
+
+    def percent(self, value) -> str:
+        """A bootstrap share (0–1) as a whole percentage (tables.share_percent_text)."""
+        if value is None:
+            return "—"
+        return self.t("report_percent", value=share_percent_text(exact_fraction(value), self.mark))
+
+    def points(self, value, places: int = 1) -> str:
+        """A rate (0–1) as percentage points, `places` decimals (the words are the label's)."""
+        if value is None:
+            return "—"
+        return decimal_text(exact_fraction(value) * 100, places, self.mark)
+
 
 def _heatmap_rows(findings: dict, first_case: dict[str, str], version_href) -> list[dict]:
     cells = {(row["subject_version"], row["family"]): row for row in findings["heatmap"]}
@@ -117,7 +140,7 @@ def render_findings_page(*, findings: dict, case_ids, charts: dict[str, str], t:
         return f"{page}#{run_anchor(event['case_id'], event['run_id'])}"
 
     events = [
-        {"reviewer_justification": "", **event, "anchor": f"event-{i}"}
+        {"reviewer_justification": "", "reviewer_ids": [], **event, "anchor": f"event-{i}"}
         for i, event in enumerate(findings["safety"]["events"], start=1)
     ]
     first_event: dict[str, str] = {}
@@ -126,13 +149,17 @@ def render_findings_page(*, findings: dict, case_ids, charts: dict[str, str], t:
         first_event.setdefault(f"family:{event['family']}", event["anchor"])
     by_family = case_ids_by_family(case_ids)
     first_case = {family: cases[0] for family, cases in by_family.items()}
+    numbers = Numbers(t)
     return render(
         "findings.html",
         t=Labels(t),
         f=findings,
         versions=leaderboard_order(findings),
         disqualified=set(findings["safety"]["disqualified"]["versions"]),
-        num=Numbers(t),
+        num=numbers,
+        pvalue=numbers.p_value,
+        percent=numbers.percent,
+        points=numbers.points,
         version_href=version_href,
         run_href=run_href,
         case_href=case_page,
