@@ -82,6 +82,8 @@ rule cross_check:
         mem_mb=1024,
     params:
         files=digest_of("layout"),
+        # The public case statements, checked here with the rest of the corpus.
+        statements=digest_of("statements"),
         partitions=PARTITIONS,
         corpus=CORPUS,
         benchmark_version=VERSION,

@@ -41,13 +41,17 @@ rule version_pages:
 # rows of every family, so one added scoring re-renders the case pages of every family.
 rule case_pages:
     input:
-        code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
+        code=library(
+            "contracts", "formulas", "corpus", "rendering", "leaderboard", "report", "site"
+        ),
         case_rows=expand(
             f"{PARTITION}/case_rows-{{family}}.json",
             partition=PARTITIONS,
             allow_missing=True,
         ),
         golds=rules.load_golds.output[0],
+        # The family's public case statements in the corpus (checked by cross_check).
+        statements=statements_of,
     output:
         directory(f"{CACHE}/site/cases-{{family}}"),
     log:

@@ -67,6 +67,11 @@ def golds_dir(version: str) -> str:
     return f"golds/{version}"
 
 
+def statements_dir(version: str) -> str:
+    """The public case statements' folder (optional: corpus/statements.py)."""
+    return f"cases/{version}"
+
+
 def response_path(benchmark_version, subject_id, case_id, run_id) -> str:
     return f"{responses_dir(benchmark_version)}/{subject_id}/{case_id}__{run_id}.json"
 
@@ -197,6 +202,14 @@ def scan_golds(root: Path, version: str) -> list[str]:
     return sorted(_scan_folder(str(root), top, frozenset()))
 
 
+def scan_statements(root: Path, version: str) -> list[str]:
+    """The lines of the case statements' folder; none when the corpus has none."""
+    top = statements_dir(version)
+    if not (root / top).is_dir():
+        return []
+    return sorted(_scan_folder(str(root), top, frozenset()))
+
+
 def scan_layout(root: Path, version: str) -> list[str]:
     """The registry and whether each artifact folder exists."""
     registry = root / REGISTRY
@@ -260,6 +273,10 @@ def gold_entries(root: Path, version: str) -> list[Entry]:
     return [entry_of(line) for line in scan_golds(root, version)]
 
 
+def statement_entries(root: Path, version: str) -> list[Entry]:
+    return [entry_of(line) for line in scan_statements(root, version)]
+
+
 def layout_entries(root: Path, version: str) -> list[Entry]:
     return [entry_of(line) for line in scan_layout(root, version)]
 
@@ -285,6 +302,7 @@ class CorpusScan(NamedTuple):
     telemetry: str
     responses: str  # which responses exist (their paths), for the operational step
     reviewers: str  # subjects/reviewers.yaml
+    statements: str  # the case statements' folder (cases/<version>/)
 
 
 def _digest(lines) -> str:
@@ -313,6 +331,7 @@ def scan_corpus(root: Path, version: str, setting: int | str) -> CorpusScan:
         reviewers=_digest(
             [_line(FILE, REVIEWERS, reviewers.stat())] if reviewers.is_file() else []
         ),
+        statements=_digest(scan_statements(root, version)),
     )
 
 
