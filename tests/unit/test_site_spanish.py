@@ -7,6 +7,8 @@ response's texts as written (the model's own words, not translated), under Spani
 labels, and the case page links each run to it there. The English edition of the same
 pages: tests/workflow/test_site.py."""
 
+from fractions import Fraction
+
 from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
 from ro_metrics.site.site_pages import (
     EDITIONS,
@@ -196,7 +198,14 @@ def test_the_index_in_spanish():
         families=[],
         critical_fails=[],
     )
-    index = render_index(view, ES, case_ids=["RO-FOUL-001"], matrix_rows=[row_es])
+    index = render_index(
+        view,
+        ES,
+        case_ids=["RO-FOUL-001"],
+        matrix_rows=[row_es],
+        diagrams={("atlas", "zzversion"): ("<svg></svg>", [(9, 1, Fraction(4, 5), 1)])},
+        changes_section="",
+    )
     assert index.startswith('<!DOCTYPE html>\n<html lang="es">\n')
     assert (
         "<title>Clasificación · benchmark de diagnóstico de fallos en desalación por OI v1.0"

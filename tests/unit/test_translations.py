@@ -316,7 +316,9 @@ def test_the_site_pages_hold_no_text_of_their_own(code):
         families=[],
         critical_fails=[],
     )
-    index = render_index(view, t, case_ids=["RO-FOUL-001"], matrix_rows=[matrix_row])
+    index = render_index(
+        view, t, case_ids=["RO-FOUL-001"], matrix_rows=[matrix_row], diagrams={}, changes_section=""
+    )
     seen = {name: seen_text(page) for name, page in [("version", version), ("case", case),
                                                      ("index", index)]}  # fmt: skip
     assert "⟦criterion_short_main_hypothesis⟧" in seen["case"]

@@ -86,6 +86,10 @@ rule front_pages:
         operational=rules.leaderboard.input.operational,
         agreement=rules.leaderboard.input.agreement,
         divergent=rules.leaderboard.input.divergent,
+        # As on leaderboard.html: each version's reliability diagram (its counted runs)
+        # and the section on the changes since the last snapshot.
+        counted=rules.leaderboard.input.counted,
+        changes=rules.leaderboard.input.changes,
         findings=rules.findings.output.findings,
         charts=rules.findings.output.charts,
         reports=list(rules.findings_report.output),

@@ -1,8 +1,10 @@
 """The pages of the static site, in each language: the index, one page per subject
 version, one per case.
 
-- index.html: the leaderboard (the ranking, each Disqualified row with its critical
-  fails, the "Disqualified subject versions" section) and the matrix of
+- index.html: the leaderboard as leaderboard.html shows it (the ranking with the
+  neighbour tests, each Disqualified row with its critical fails, the "Disqualified
+  subject versions" section, the changes since the last snapshot, each version's
+  section with its reliability diagram) and the matrix of
   classifications (colour and letter) of every subject version (a row each, in
   leaderboard order) on every case (a column each), each cell linking to the runs;
 - versions/<subject_id>/<version>.html: every scored run of the version, case by
@@ -59,6 +61,11 @@ from ro_metrics.formulas.consolidation import (
     PENDING_ARBITRATION,
 )
 from ro_metrics.formulas.evidence import Evidence
+from ro_metrics.leaderboard.leaderboard_page import (
+    CHANGES_PLACEHOLDER,
+    diagram,
+    with_changes_section,
+)
 from ro_metrics.leaderboard.leaderboard_view import LeaderboardRow, LeaderboardView
 from ro_metrics.leaderboard.review_view import (
     ARBITER_ROLE,
@@ -820,11 +827,17 @@ def render_index(
     *,
     case_ids: list[str],
     matrix_rows: list[str],
+    diagrams: dict,
+    changes_section: str,
 ) -> str:
-    """The site's index in language t: the leaderboard's view (its agreement line and
-    pending counts under double review, its operational table with telemetry; no
-    neighbour tests) and the matrix (module docstring; matrix_rows: the versions' rows
-    in this language, in the view's order)."""
+    """The site's index in language t: the leaderboard as leaderboard.html shows it, from
+    the same view and template (leaderboard_body.html: the neighbour tests, the
+    disqualified versions, the changes since the last snapshot, the operational table
+    with telemetry, the agreement line and pending counts under double review, each
+    version's section with its reliability diagram), then the matrix (module docstring;
+    matrix_rows: the versions' rows in this language, in the view's order). diagrams:
+    each version's (SVG, bins) in language t, as leaderboard_page.render_page takes
+    them; changes_section: the changes step's section in language t."""
 
     def subject_href(row: LeaderboardRow) -> str:
         return version_page(row.subject_id, row.subject_version)
@@ -833,12 +846,16 @@ def render_index(
         page = version_page(fail["subject_id"], fail["subject_version"])
         return f"{page}#{run_anchor(fail['case_id'], fail['run_id'])}"
 
-    return render(
+    page = render(
         "site_index.html",
         view=view,
         t=Labels(t),
         subject_href=subject_href,
         run_href=run_href,
+        diagrams={key: diagram(svg, bins) for key, (svg, bins) in diagrams.items()},
+        changes_placeholder=Markup(CHANGES_PLACEHOLDER),  # noqa: S704 - the page's constant
+        # The results' files are not on the site: the agreement line names them only.
+        files_linked=False,
         language_target=other_edition_href(INDEX, t),
         findings_href=FINDINGS,
         case_ids=case_ids,
@@ -851,3 +868,4 @@ def render_index(
         CONDITIONAL=CONDITIONAL,
         FAIL=FAIL,
     )
+    return with_changes_section(page, changes_section)
