@@ -200,6 +200,8 @@ def test_a_case_page_shows_its_statement_in_both_editions(benchmark_run):
     each edition: its plant context, its operational data table (a cell labelled with its
     column for a phone's card) and its recent history; every case of v1.0 is public."""
     corpus, _, site, *_ = benchmark_run
+    if not (corpus / "cases").is_dir():  # benchmark_data.py copies it where the checkout has it
+        pytest.skip("this copy of the benchmark's corpus has no cases/ folder")
     statement = (corpus / "cases/v1.0/RO-NOWE-002.md").read_text("utf-8")
     assert "Planta BWRO en cooperativa agrícola del valle del Guadalquivir" in statement
     for page, heading in (("cases", "The case as posed"), ("es/cases", "El caso planteado")):
