@@ -292,3 +292,26 @@ def test_crowded_labels_overlap_no_tick_no_point_and_no_other_label():
         assert not any(overlap(box, other) for other in boxes), box
         boxes.append(box)
     assert len(boxes) == 12
+
+
+def test_a_label_with_no_free_place_is_left_out_never_overlapping():
+    """Sixty points at one spot: as many labels as there are free places around it and
+    in the room right of the plot, none overlapping another; the others are left out."""
+    points = [Point(f"v-{i:02d}", 200, 150, False) for i in range(60)]
+    placed = place_labels(points, SCATTER_WIDTH)
+    boxes = []
+    for point, x, baseline, anchor in placed:
+        width = text_width(short_name(point.name))
+        box = (x if anchor == "start" else x - width, baseline - 9, width, LABEL_LINE - 1)
+        assert not any(overlap(box, other) for other in boxes), box
+        boxes.append(box)
+    # Near the point (y 150): its line and 3 lines up and down, right and left of it:
+    # 14 labels. In the room right of the plot (x 394): the baselines 154 + 12 k whose
+    # box (baseline - 9 to baseline + 2) stays between the plot's top 36 and bottom 306,
+    # k = -9 … 12: 22 labels. The other 24 points have none.
+    assert len(placed) == 14 + 22
+    assert sorted({(x, anchor) for _, x, _, anchor in placed}) == [
+        (193, "end"),
+        (207, "start"),
+        (394, "start"),
+    ]

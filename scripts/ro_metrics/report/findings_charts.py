@@ -384,9 +384,9 @@ def place_labels(points: list[Point], width) -> list[tuple[Point, Fraction, Frac
     no point, and stays in the plot or the room at its right (LabelArea): never on an
     axis' tick labels, the title or the legend; where nothing near the point is free,
     in the first free line of the room right of the plot, nearest the point's height
-    (its leader line drawn); only where no line is free either, right of the point.
-    Placed in the order of the points' y then x, so the result depends on the data
-    alone."""
+    (its leader line drawn); where no line is free either, the point has no label (its
+    name is its tooltip: _point_labels), so that no two labels ever overlap. Placed in
+    the order of the points' y then x, so the result depends on the data alone."""
     area = LabelArea(PLOT_LEFT + 2, PLOT_TOP, width - 2, PLOT_TOP + PLOT_HEIGHT)
     boxes = _Boxes((p.x - 5, p.y - 5, 10, 10) for p in points)
     lines = range(-(PLOT_HEIGHT // LABEL_LINE), PLOT_HEIGHT // LABEL_LINE + 1)
@@ -404,15 +404,12 @@ def place_labels(points: list[Point], width) -> list[tuple[Point, Fraction, Frac
         margin = min(PLOT_LEFT + PLOT_WIDTH + 8, width - 2 - label_width)
         for shift in sorted(lines, key=lambda shift: (abs(shift), shift < 0)):
             candidates.append((margin, point.y + 4 + LABEL_LINE * shift, "start", margin))
-        chosen = candidates[0]
         for x, baseline, anchor, box_left in candidates:
             box = (box_left, baseline - 9, label_width, LABEL_LINE - 1)
             if area.holds(box) and not boxes.overlaps(box):
-                chosen = (x, baseline, anchor, box_left)
+                boxes.add(box)
+                placed.append((point, x, baseline, anchor))
                 break
-        x, baseline, anchor, box_left = chosen
-        boxes.add((box_left, baseline - 9, label_width, LABEL_LINE - 1))
-        placed.append((point, x, baseline, anchor))
     return placed
 
 
@@ -431,8 +428,11 @@ class LabelArea(NamedTuple):
 
 
 def _point_labels(points: list[Point], width) -> list[str]:
-    marks = []
+    """Each point's label (place_labels); a point left without one (no free place) has
+    its name as the tooltip of a transparent disc over it."""
+    marks, labelled = [], set()
     for point, x, baseline, anchor in place_labels(points, width):
+        labelled.add(id(point))
         # A label away from its point (a line or more up or down, or in the room right
         # of the plot) is tied to it by a thin line.
         if abs(baseline - 4 - point.y) > LABEL_LINE / 2 or abs(x - point.x) > 7:
@@ -440,6 +440,11 @@ def _point_labels(points: list[Point], width) -> list[str]:
                 svg.line(point.x, point.y, x, baseline - 4, stroke="#8c959f", stroke_width=0.6)
             )
         marks.append(_named_text(x, baseline, point.name, text_anchor=anchor))
+    for point in points:
+        if id(point) not in labelled:
+            title = svg.element("title", {}, svg.escape(point.name))
+            disc = {"cx": point.x, "cy": point.y, "r": 5, "fill": "#ffffff", "fill-opacity": 0}
+            marks.append(svg.element("circle", disc, title))
     return marks
 
 
