@@ -4,7 +4,9 @@ One page per case of the benchmark in the family (the golds' case ids: a case wi
 a scored run has its page too), in every language's edition (English at the root of
 its folder, Spanish under es/), assembled from the rows every partition's version pages
 job rendered of its versions' runs of the family's cases (records.CaseRows), the
-versions in (subject_id, subject_version) order.
+versions in (subject_id, subject_version) order. Above them, the case's public
+statement (its file among the family's statements in the corpus: the rule's inputs), or
+the line that says it is not public.
 """
 
 from pathlib import Path
@@ -12,6 +14,7 @@ from pathlib import Path
 from ro_metrics.contracts.files import step_logger, tell, without_cycle_collector
 from ro_metrics.contracts.records import read_case_rows, read_golds_summary
 from ro_metrics.contracts.vocabulary import family_of
+from ro_metrics.corpus.statements import statement_case_id, statement_of
 from ro_metrics.site.site_files import case_page, edition_page, write_page
 from ro_metrics.site.site_pages import EDITIONS, render_case_page
 
@@ -26,6 +29,10 @@ def main(smk) -> None:
     for path in smk.input.case_rows:
         for rows in read_case_rows(path):
             rows_of[rows.case_id].append(rows)
+    statements = {
+        statement_case_id(path): statement_of(Path(path).read_bytes())
+        for path in smk.input.statements
+    }
     Path(smk.output[0]).mkdir(parents=True, exist_ok=True)  # a family may have no case
     for case_id in case_ids:
         # A subject version's runs are all in one partition: sorting by (subject_id,
@@ -38,6 +45,7 @@ def main(smk) -> None:
                 rows=rows,
                 benchmark_version=version,
                 t=t,
+                statement=statements.get(case_id),
             )
             write_page(smk.output[0], edition_page(case_page(case_id), code), html)
     message = f"site, family {family}: {len(case_ids)} cases, {len(case_ids) * len(EDITIONS)} pages"

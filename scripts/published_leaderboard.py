@@ -33,10 +33,13 @@ from ro_metrics.contracts.tables import (
 from ro_metrics.formulas.aggregates import calibration_of_subjects
 from ro_metrics.history.snapshot import earlier_snapshots
 from ro_metrics.leaderboard.leaderboard_markdown import render_markdown
-from ro_metrics.leaderboard.leaderboard_page import render_page, with_changes_section
+from ro_metrics.leaderboard.leaderboard_page import (
+    reliability_diagrams,
+    render_page,
+    with_changes_section,
+)
 from ro_metrics.leaderboard.leaderboard_view import leaderboard_table, read_leaderboard_view
-from ro_metrics.rendering.reliability_diagram import diagram_name, diagram_text, inline
-from ro_metrics.rendering.reliability_svg import reliability_svg_text
+from ro_metrics.rendering.reliability_diagram import diagram_name, inline
 from ro_metrics.rendering.translations import ENGLISH, LANGUAGES, language
 
 
@@ -60,10 +63,8 @@ def main(smk) -> None:
     figures.mkdir(parents=True, exist_ok=True)
     for code, target in zip(LANGUAGES, smk.output.pages, strict=True):
         t = language(code)
-        words = diagram_text(t)
         diagrams = {}
-        for key, bins in calibration.items():
-            svg = reliability_svg_text(bins, " · ".join(key), words)
+        for key, (svg, bins) in reliability_diagrams(calibration, t).items():
             if code == ENGLISH:
                 write_bytes_atomic(figures / diagram_name(*key), svg.encode("utf-8"))
             diagrams[key] = (inline(svg), bins)

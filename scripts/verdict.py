@@ -1,7 +1,8 @@
 """Step 1c (rule cross_check): the verdict on the whole corpus, or every problem.
 
 Joins every partition with the golds, the registry and the operational step's summary
-of the telemetry (ro_metrics.corpus.cross_check), and reports the reviews' problems the
+of the telemetry (ro_metrics.corpus.cross_check), checks the public case statements
+(ro_metrics.corpus.statements), and reports the reviews' problems the
 partitions' per-run steps found (and, with strict=true, the scorings of runs pending
 their review) with the others. If any file of the corpus has a problem, the full list
 goes to the terminal and the log, the step exits non-zero and nothing downstream runs,
@@ -35,7 +36,8 @@ from ro_metrics.corpus.cross_check import (
     telemetry_warning,
     unscored_warning,
 )
-from ro_metrics.corpus.layout import layout_entries
+from ro_metrics.corpus.layout import layout_entries, statement_entries
+from ro_metrics.corpus.statements import statement_problems
 from ro_metrics.formulas.consolidation import coverage_with_reviews
 
 
@@ -44,11 +46,12 @@ def main(smk) -> None:
     log = step_logger("cross_check", smk.log[0])
     corpus, version = Path(smk.params.corpus), smk.params.benchmark_version
     operational = read_operational_summary(smk.input.operational)
+    golds = read_golds_summary(smk.input.golds)
     result = cross_check(
         [read_partition_summary(path) for path in smk.input.partitions],
         # Each partition's scored runs by its id.
         dict(zip(smk.params.partitions, smk.input.runs, strict=True)),
-        read_golds_summary(smk.input.golds),
+        golds,
         layout_entries(corpus, version),
         smk.input.registry_schema,
         corpus,
@@ -60,6 +63,9 @@ def main(smk) -> None:
     reviews = [read_partition_reviews(path) for path in smk.input.reviews]
     # Every partition reads the reviewer registry: its own problems are the same in each.
     problems = [*result.problems, *sorted({p for r in reviews for p in r.problems})]
+    problems += statement_problems(
+        corpus, statement_entries(corpus, version), golds.golds, smk.params.max_file_bytes
+    )
     pending_scorings = [scoring for r in reviews for scoring in r.pending_scorings]
     if smk.params.strict:
         problems += pending_scorings

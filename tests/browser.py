@@ -47,6 +47,60 @@ ALERT_TRAP = (
 )
 
 
+# What a reader would find cut or hidden on a page, measured in the browser (an
+# expression over `doc` and `root`, for Browser.evaluate), each problem one line:
+# - an element that reaches past the page's right edge outside any box that scrolls
+#   (the page would scroll sideways, or its text be cut at the edge);
+# - a box that hides what overflows it (overflow hidden or clip) and has more than it
+#   shows: text cut;
+# - a box that scrolls sideways (overflow auto or scroll) and has more than it shows,
+#   unless it holds a table whose first column (or, for the leaderboard, its subject
+#   column) stays in view while it scrolls (position sticky) and shows a scroll cue (a
+#   gradient background: the shadow at its right edge), and the window is a phone's (at
+#   most 600 px) or the box is the index's matrix (a column per case: it scrolls at
+#   every width, its versions' column sticky).
+# Elements are walked once, each knowing whether a scrolling or clipping box holds it.
+OVERFLOW_PROBLEMS = """(function () {
+  var view = root.clientWidth, win = doc.defaultView, problems = [];
+  function name(e) {
+    var cls = typeof e.className === "string" ? e.className.trim() : "";
+    var label = e.querySelector ? (e.querySelector("caption, th") || {}).textContent || "" : "";
+    return e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") +
+      (cls ? "." + cls.split(/\\s+/).join(".") : "") +
+      (label ? " [" + label.trim().slice(0, 40) + "]" : "");
+  }
+  function walk(e, inBox) {
+    var style = win.getComputedStyle(e), ox = style.overflowX;
+    var rect = e.getBoundingClientRect(), shown = rect.width > 0 || rect.height > 0;
+    if (shown && !inBox && rect.right > view + 1) {
+      problems.push("overflows the page (right edge " + Math.round(rect.right) + " px): " +
+        name(e));
+    }
+    var more = e.scrollWidth > e.clientWidth + 1;
+    if ((ox === "hidden" || ox === "clip") && more) problems.push("cut: " + name(e));
+    if ((ox === "auto" || ox === "scroll") && more) {
+      var cells = e.querySelectorAll("tr > :first-child, #leaderboard tr > :nth-child(2)");
+      var sticky = Array.prototype.some.call(cells, function (cell) {
+        return win.getComputedStyle(cell).position === "sticky"; });
+      var cue = /gradient/.test(style.backgroundImage);
+      var allowed = view <= 600 || e.classList.contains("matrix-wrap");
+      if (!e.querySelector("table") || !sticky || !cue || !allowed) {
+        problems.push("scrolls sideways with a hidden column (" +
+          [sticky ? "" : "no sticky first column", cue ? "" : "no scroll cue",
+           allowed ? "" : "at a wide width"].filter(Boolean).join(", ") + "): " + name(e));
+      }
+    }
+    var holds = inBox || ox !== "visible";
+    for (var child = e.firstElementChild; child; child = child.nextElementSibling) {
+      walk(child, holds);
+    }
+  }
+  walk(doc.body, false);
+  if (root.scrollWidth > root.clientWidth) problems.push("the page scrolls sideways");
+  return problems;
+})()"""
+
+
 def with_alert_trap(html: str, destination: Path) -> Path:
     """A copy of a page whose first script records any alert() on <html data-alerted>."""
     before, head, after = html.partition("<head>")

@@ -18,6 +18,7 @@ Layout written under the corpus root (see corpus-format.md)::
     responses/v1.0/<subject_id>/<case_id>__<run_id>.json
     scoring/v1.0/<subject_id>/<case_id>__<run_id>__eval-<reviewer_id>.json
     golds/v1.0/<case_id>_gold.md
+    cases/v1.0/<case_id>.md       the demo's public case statements (size demo only)
 
 Sizes:
 
@@ -73,7 +74,7 @@ REVIEWERS = ("R01", "R02", "R03")
 # (subjects, cases, runs) of the scaled sizes.
 SIZES = {"S": (12, 31, 1), "M": (50, 300, 1), "L": (100, 300, 3)}
 UNSCORED_ONE_IN = 20  # scaled sizes leave n_responses // 20 responses unscored
-OWNED_DIRS = ("subjects", "responses", "scoring", "golds", "logs")
+OWNED_DIRS = ("subjects", "responses", "scoring", "golds", "logs", "cases")
 GOLD_CANARY = "GOLDCANARY"  # marks private gold prose; must never reach outputs
 CEILING_BY_TYPE = {"Closed": 12, "Semi-closed": 11, "Open": 10, "Ambiguous": 9}
 DATA_DIR = Path(__file__).resolve().parents[2] / "demo" / "data"
@@ -98,6 +99,9 @@ GENERIC_FAILS: dict[str, dict] = _REVIEWS["generic_fails"]
 _GOLD_PROSE = _load("gold_prose.json")
 GOLD_TEMPLATE = "\n".join(_GOLD_PROSE["markdown_template"]) + "\n"
 ADDITIONAL_CASE_FAILS: list[dict] = _GOLD_PROSE["additional_case_fails"]
+STATEMENTS = _load("statements.json")
+# The plant's nominal capacity (m³/d) of each case number of a family, in the statements.
+STATEMENT_CAPACITIES = (7_000, 12_500, 30_000, 4_800, 18_000, 9_600)
 
 
 # --------------------------------------------------------------------------
@@ -189,7 +193,7 @@ class _Writer:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.made: set[Path] = set()
-        kinds = ("registry", "golds", "responses", "scorings", "telemetry", "extra")
+        kinds = ("registry", "golds", "statements", "responses", "scorings", "telemetry", "extra")
         self.counts = dict.fromkeys(kinds, 0)
 
     def write(self, rel: str, data: bytes, kind: str) -> None:
@@ -280,6 +284,46 @@ def gold_markdown(g: Gold, *, seed: int, size: str) -> bytes:
         gold_json=json.dumps(block, indent=2, ensure_ascii=False),
     )
     return md.encode("utf-8")
+
+
+def statement_markdown(case_id: str) -> bytes:
+    """A demo case's public statement, in the format of shared/spec/families.md: its
+    family's scenario at (case number - 1) modulo their number (demo/data/statements.json)."""
+    n = int(case_id[-3:])
+    scenarios = STATEMENTS["families"][family_of(case_id)]
+    scenario = scenarios[(n - 1) % len(scenarios)]
+    capacity = f"{STATEMENT_CAPACITIES[(n - 1) % len(STATEMENT_CAPACITIES)]:,}".replace(",", ".")
+    header = STATEMENTS["header"]
+    table = [
+        "| " + " | ".join(header) + " |",
+        "|" + "---|" * len(header),
+        *("| " + " | ".join(row) + " |" for row in scenario["rows"]),
+    ]
+    lines = [
+        f"# {case_id}",
+        "",
+        STATEMENTS["note"],
+        "",
+        "## case_id",
+        case_id,
+        "",
+        "## plant_context",
+        scenario["plant_context"].format(capacity=capacity),
+        "",
+        "## operational_data",
+        "",
+        *table,
+        "",
+        "## recent_history",
+        *(f"- {event}" for event in scenario["recent_history"]),
+        "",
+        "## reporting_party",
+        scenario["reporting_party"],
+        "",
+        "## reporting_date",
+        f"2026-04-{10 + n:02d}",
+    ]
+    return ("\n".join(lines) + "\n").encode("utf-8")
 
 
 def response_obj(
@@ -697,6 +741,9 @@ def _make_demo(root: Path, seed: int) -> dict:
     for case_id, gold in golds.items():
         gold_md = gold_markdown(gold, seed=seed, size="demo")
         w.write(f"golds/{BENCHMARK_VERSION}/{case_id}_gold.md", gold_md, "golds")
+        if case_id not in STATEMENTS["not_public"]:
+            statement = statement_markdown(case_id)
+            w.write(f"cases/{BENCHMARK_VERSION}/{case_id}.md", statement, "statements")
     resp_dir = f"responses/{BENCHMARK_VERSION}"
     score_dir = f"scoring/{BENCHMARK_VERSION}"
     w.write(f"{score_dir}/.gitkeep", b"", "extra")

@@ -20,9 +20,16 @@ from ro_metrics.contracts.published import CHART_STEMS, chart_file
 from ro_metrics.rendering.translations import language
 from ro_metrics.report.findings_charts import (
     HEATMAP_COLOURS,
+    LABEL_LINE,
+    PLOT_HEIGHT,
+    PLOT_LEFT,
+    PLOT_TOP,
+    SCATTER_WIDTH,
     Point,
     findings_charts,
     place_labels,
+    short_name,
+    text_width,
 )
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -246,4 +253,65 @@ def test_labels_of_points_at_one_place_do_not_overlap():
         ("a-1", 207, 154, "start"),
         ("b-2", 193, 154, "end"),
         ("c-3", 207, 166, "start"),
+    ]
+
+
+def test_a_label_never_goes_left_of_the_plot_onto_the_tick_labels():
+    # Two points at one spot 3 px right of the plot's left edge (x 59): the second label
+    # would go left of the point, onto the y axis' tick labels; it goes a line below.
+    points = [Point(name, PLOT_LEFT + 3, 150, False) for name in ("a-1", "b-2")]
+    placed = [(p.name, x, baseline, anchor) for p, x, baseline, anchor in place_labels(points, 520)]
+    assert placed == [("a-1", 66, 154, "start"), ("b-2", 66, 166, "start")]
+
+
+def overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def test_crowded_labels_overlap_no_tick_no_point_and_no_other_label():
+    """Twelve long names crowded at the plot's left edge and near its top (as the real
+    v1.0 corpus' versions are): each label inside the plot or the room at its right
+    (never on a tick label, the title or the legend), on no point and on no other label."""
+    points = [
+        Point(
+            f"version-{i:02d}-2026-05-01-long",
+            PLOT_LEFT + 3 + 2 * (i % 3),
+            PLOT_TOP + 8 + 5 * i,
+            i % 2 == 0,
+        )
+        for i in range(12)
+    ]
+    boxes = []
+    for point, x, baseline, anchor in place_labels(points, SCATTER_WIDTH):
+        width = text_width(short_name(point.name))
+        left = x if anchor == "start" else x - width
+        box = (left, baseline - 9, width, LABEL_LINE - 1)
+        assert left > PLOT_LEFT and left + width <= SCATTER_WIDTH - 2, box
+        assert box[1] >= PLOT_TOP and box[1] + box[3] <= PLOT_TOP + PLOT_HEIGHT, box
+        assert not any(overlap(box, (p.x - 5, p.y - 5, 10, 10)) for p in points), box
+        assert not any(overlap(box, other) for other in boxes), box
+        boxes.append(box)
+    assert len(boxes) == 12
+
+
+def test_a_label_with_no_free_place_is_left_out_never_overlapping():
+    """Sixty points at one spot: as many labels as there are free places around it and
+    in the room right of the plot, none overlapping another; the others are left out."""
+    points = [Point(f"v-{i:02d}", 200, 150, False) for i in range(60)]
+    placed = place_labels(points, SCATTER_WIDTH)
+    boxes = []
+    for point, x, baseline, anchor in placed:
+        width = text_width(short_name(point.name))
+        box = (x if anchor == "start" else x - width, baseline - 9, width, LABEL_LINE - 1)
+        assert not any(overlap(box, other) for other in boxes), box
+        boxes.append(box)
+    # Near the point (y 150): its line and 3 lines up and down, right and left of it:
+    # 14 labels. In the room right of the plot (x 394): the baselines 154 + 12 k whose
+    # box (baseline - 9 to baseline + 2) stays between the plot's top 36 and bottom 306,
+    # k = -9 … 12: 22 labels. The other 24 points have none.
+    assert len(placed) == 14 + 22
+    assert sorted({(x, anchor) for _, x, _, anchor in placed}) == [
+        (193, "end"),
+        (207, "start"),
+        (394, "start"),
     ]

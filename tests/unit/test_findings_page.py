@@ -6,6 +6,7 @@ versions/<subject_id>/<version>.html, run articles <case_id>__<run_id>, case pag
 cases/<case_id>.html)."""
 
 import re
+from fractions import Fraction
 from html import escape
 
 import pytest
@@ -137,6 +138,36 @@ def test_the_index_links_to_the_findings_page(t):
         families=[],
         critical_fails=[],
     )
-    index = render_index(view, t, case_ids=[], matrix_rows=[""])
+    index = render_index(
+        view,
+        t,
+        case_ids=[],
+        matrix_rows=[""],
+        diagrams={("atlas", "v"): ("<svg></svg>", [(9, 1, Fraction(4, 5), 1)])},
+        changes_section="",
+    )
     link = f'<nav class="site-links"><a href="findings.html">{t("site_findings_link")}</a></nav>'
     assert link in index
+
+
+@pytest.mark.parametrize(
+    ("code", "legend"),
+    [
+        (
+            "en",
+            '<abbr title="Alternatives">Alt</abbr> Alternatives · '
+            '<abbr title="Main hypothesis">MH</abbr> Main hypothesis',
+        ),
+        (
+            "es",
+            '<abbr title="Alternativas">Alt</abbr> Alternativas · '
+            '<abbr title="Hipótesis principal">HP</abbr> Hipótesis principal',
+        ),
+    ],
+)
+def test_the_criteria_abbreviations_have_a_legend(code, legend):
+    """The criteria table's columns are abbreviations (example: alternatives, then main
+    hypothesis): each has its name as a tooltip, and a legend under the table names them
+    in the table's order."""
+    html = page(language(code))
+    assert f'<p class="note criteria-legend">{legend}</p>' in html

@@ -310,7 +310,14 @@ def test_the_three_renderings_show_the_same_ranking_from_one_view():
         for row in HAND_ROWS
     }
     page = render_page(HAND_VIEW, EN, diagrams=diagrams, snapshots=[])
-    index = render_index(HAND_VIEW, EN, case_ids=[], matrix_rows=[""] * len(HAND_ROWS))
+    index = render_index(
+        HAND_VIEW,
+        EN,
+        case_ids=[],
+        matrix_rows=[""] * len(HAND_ROWS),
+        diagrams=diagrams,
+        changes_section="",
+    )
     markdown = render_markdown(HAND_VIEW, EN)
     assert html_ranking(page) == html_ranking(index) == markdown_ranking(markdown) == EXPECTED
     # The cost below the shown 0.0001, in each rendering (its language's decimal mark).

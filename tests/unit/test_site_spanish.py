@@ -2,10 +2,12 @@
 expected string is written out by hand from the Spanish labels (labels.json) and the
 run of site_records.version_run (raw and clipped score 10 on a case with floor 4 and
 ceiling 12, one critical generic fail, confidence 80, correctness 1.0), so a label, a
-decimal comma or a link that moves shows here. The Spanish version page does not print
-the response's texts (the model's own words, not translated): it links each run to its
-article on the English page, and so does the case page. The English edition of the
-same pages: tests/workflow/test_site.py."""
+decimal comma or a link that moves shows here. The Spanish version page prints the
+response's texts as written (the model's own words, not translated), under Spanish
+labels, and the case page links each run to it there. The English edition of the same
+pages: tests/workflow/test_site.py."""
+
+from fractions import Fraction
 
 from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
 from ro_metrics.site.site_pages import (
@@ -77,22 +79,22 @@ def test_a_version_page_in_spanish():
         '<p class="scores">puntuación bruta <strong>10</strong> · puntuación recortada '
         "<strong>10</strong> (suelo 4, techo 12) · confianza 80 · corrección 1,0</p>"
     ) in page
-    # The answer: its confidence, its dates and a link to the run's article on the
-    # English page, where its text is.
+    # The answer as the model wrote it, under Spanish labels.
     assert (
-        '<div class="run-grid"><div class="answer linked"><h4>Respuesta</h4><dl><dt>Confianza'
-        "</dt><dd>80 / 100</dd></dl><p>La respuesta completa se muestra en su idioma original "
-        'en la página en inglés: <a href="../../../versions/atlas/zzversion.html#RO-FOUL-001__'
-        'run-2026-05-12-001" hreflang="en">la respuesta de esta ejecución</a>.</p><p class='
-        '"meta">Respondida el 2026-05-12T14:23:55Z · modalidad classic · modelo servido '
-        f'{TEXT}</p></div><div class="scoring">'
+        '<div class="run-grid"><div class="answer"><h4>Respuesta</h4><dl><dt>Hipótesis '
+        f"principal</dt><dd>{TEXT}</dd><dt>Confianza</dt><dd>80 / 100</dd><dt>Señales clave"
+        f"</dt><dd><ol><li>{TEXT}</li></ol></dd><dt>Alternativas</dt><dd><ol><li "
+        f'class="alternative"><p>{TEXT}</p><p><span class="label">Por qué es plausible:'
+        f'</span> {TEXT}</p><p><span class="label">Por qué se puede descartar:</span> {TEXT}'
+        f"</p></li></ol></dd><dt>Datos solicitados</dt><dd>{TEXT}</dd><dt>Acción recomendada"
+        f"</dt><dd>Shock it: {TEXT} now</dd><dt>Condición de cambio de decisión</dt><dd>"
+        f'{TEXT}</dd></dl><p class="meta">Respondida el 2026-05-12T14:23:55Z · modalidad '
+        f'classic · modelo servido {TEXT}</p></div><div class="scoring">'
     ) in page
     assert (
-        '<p class="note">Cada ejecución evaluada de esta versión, caso por caso: su confianza,'
-        " las\n puntuaciones y justificaciones del revisor y cada fallo automático con su "
-        "evidencia. Las\n respuestas son palabras del propio modelo, sin traducir: cada "
-        "ejecución enlaza con su\n respuesta, que se muestra en su idioma original en la "
-        "página en inglés. Cada cita"
+        '<p class="note">Cada ejecución evaluada de esta versión, caso por caso: la respuesta'
+        " tal como\n la dio el modelo (sus campos públicos), las puntuaciones y "
+        "justificaciones del revisor y\n cada fallo automático con su evidencia. Cada cita"
     ) in page
     assert (
         '<h4>Evaluación de R01</h4><div class="table-wrap"><table class="criteria"><thead>'
@@ -112,27 +114,25 @@ def test_a_version_page_in_spanish():
     assert '<p class="meta">Evaluada el 2026-05-13T10:38:10Z · corrección 1,0</p>' in page
 
 
-def test_a_spanish_version_page_holds_none_of_the_answers_long_fields():
+def test_both_editions_print_the_answer_as_written():
     """Every field of site_records.published_run's answer is TEXT but its recommended action
-    ("Shock it: TEXT now"): the English page prints them all, the Spanish page none of
-    them (TEXT itself stays in its justifications and fail quote)."""
+    ("Shock it: TEXT now"): each edition prints them all, the same words."""
     spanish, _, _ = site_pages("zzversion", TEXT, SUMMARY, ES)
     english, _, _ = site_pages("zzversion", TEXT, SUMMARY, EN)
     answer = published_run("zzversion", TEXT).answer
     assert answer.recommended_action == f"Shock it: {TEXT} now"
-    assert english.count("Shock it:") == 1 and "Shock it:" not in spanish
-    assert english.count('<div class="answer">') == 1 and '<div class="answer">' not in spanish
-    # The English answer: 7 fields (main hypothesis, confidence, key signals,
-    # alternatives, requested data, recommended action, decision change condition), two
-    # of them lists; the Spanish one: the confidence.
+    assert english.count("Shock it:") == spanish.count("Shock it:") == 1
+    assert english.count('<div class="answer">') == spanish.count('<div class="answer">') == 1
+    # 7 fields (main hypothesis, confidence, key signals, alternatives, requested data,
+    # recommended action, decision change condition), two of them lists.
     assert (english.count("<dt>"), english.count("<ol>")) == (7, 2)
-    assert (spanish.count("<dt>"), spanish.count("<ol>")) == (1, 0)
-    assert english.count("Why plausible:") == 1 and "Por qué es plausible:" not in spanish
-    # The English page holds TEXT 17 times: the answer's 9 (the served model, the main
+    assert (spanish.count("<dt>"), spanish.count("<ol>")) == (7, 2)
+    assert english.count("Why plausible:") == 1 and spanish.count("Por qué es plausible:") == 1
+    # Each page holds TEXT 17 times: the answer's 9 (the served model, the main
     # hypothesis, a signal, an alternative's 3, the requested data, the action, the
     # decision change condition), the 6 justifications, the fail's quote ("TEXT now")
-    # and its reviewer words. The Spanish page: the served model, 6, 2.
-    assert english.count(TEXT) == 17 and spanish.count(TEXT) == 9
+    # and its reviewer words.
+    assert english.count(TEXT) == spanish.count(TEXT) == 17
 
 
 def test_a_case_page_and_a_matrix_row_in_spanish():
@@ -166,14 +166,12 @@ def test_a_case_page_and_a_matrix_row_in_spanish():
         '</td><td class="num">10</td><td class="num">10</td><td class="num">2</td><td '
         'class="num">2</td><td class="num">2</td><td class="num">0</td><td class="num">2</td>'
         f'<td class="num">2</td><td class="num">80</td><td class="text">{TEXT}</td><td '
-        'class="answer-link"><a href="../../versions/atlas/zzversion.html#RO-FOUL-001__run-'
-        '2026-05-12-001" hreflang="en">respuesta completa</a><span class="ci">página en inglés'
-        "</span></td></tr>"
+        'class="answer-link"><a href="../versions/atlas/zzversion.html#RO-FOUL-001__run-'
+        '2026-05-12-001">respuesta completa</a></td></tr>'
     ) in page
     assert (
-        "ordenar; «respuesta completa» abre la\n ejecución en la página en inglés de su versión"
-        " de sujeto, donde la respuesta se muestra\n en su idioma original; el nombre de una "
-        "versión de sujeto abre su página en español.</p>"
+        "ordenar; «respuesta completa» abre la\n ejecución en la página de su versión de "
+        "sujeto.</p>"
     ) in page
     empty = render_case_page(
         case_id="RO-FOUL-002", gold=SITE_GOLD, rows=[], benchmark_version="v1.0", t=ES
@@ -200,7 +198,14 @@ def test_the_index_in_spanish():
         families=[],
         critical_fails=[],
     )
-    index = render_index(view, ES, case_ids=["RO-FOUL-001"], matrix_rows=[row_es])
+    index = render_index(
+        view,
+        ES,
+        case_ids=["RO-FOUL-001"],
+        matrix_rows=[row_es],
+        diagrams={("atlas", "zzversion"): ("<svg></svg>", [(9, 1, Fraction(4, 5), 1)])},
+        changes_section="",
+    )
     assert index.startswith('<!DOCTYPE html>\n<html lang="es">\n')
     assert (
         "<title>Clasificación · benchmark de diagnóstico de fallos en desalación por OI v1.0"

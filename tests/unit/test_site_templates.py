@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ro_metrics.site.site_pages import EDITIONS, _label_field, compiled_template
+from ro_metrics.site.site_pages import EDITIONS, compiled_template
 from site_records import site_pages
 
 FIELDS = ("anchor", "run_id", "score_0", "served")
@@ -49,15 +49,6 @@ def test_a_compiled_template_keeps_quotes_backslashes_and_doubled_braces():
 def test_a_compiled_template_refuses_a_field_it_was_not_given(template):
     with pytest.raises(ValueError, match="template field"):
         compiled_template(template, "anchor")
-
-
-def test_a_label_field_is_replaced_once_or_refused():
-    assert _label_field("see {link}.", "link", '<a href="{answer_link}">x</a>') == (
-        'see <a href="{answer_link}">x</a>.'
-    )
-    for label in ("see it.", "{link} and {link}"):
-        with pytest.raises(ValueError, match="expected once"):
-            _label_field(label, "link", "")
 
 
 def test_a_labels_own_braces_quotes_and_backslashes_reach_the_page_as_written():

@@ -9,7 +9,10 @@ writing beside the repository), and:
   metrics_per_family.csv equal to its once our subject_version column is dropped;
 - publishes one critical_fails.csv row per critical fail of the scorings (counted here
   from the scorings), each quote it finds standing in the response field it names;
-- builds a site with no broken link;
+- builds a site with no broken link, on which no text is cut and no key column hidden:
+  every page of both editions, measured in Chromium at 1280 and 390 px
+  (browser.OVERFLOW_PROBLEMS; the report is copied to /tmp/site-overflow.txt), and
+  whose case pages show the case statements of the corpus;
 - replayed incrementally (a third of the scorings held back, then added back in two
   batches), publishes after each batch exactly what a cold run on the same files does.
 """
@@ -26,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from browser import OVERFLOW_PROBLEMS, require_chromium, shared_browser
 from site_links import link_check
 from workflow_runs import REPO, run_workflow, tree_digest, workflow_copy
 
@@ -162,6 +166,60 @@ def test_the_site_has_no_broken_link(benchmark_run):
     # (12) and per case (31), in both languages.
     assert len(list(site.rglob("*.html"))) == 2 * (3 + 12 + 31)
     assert checked > 2 * 372  # at least each run's link on its case page, in each edition
+
+
+OVERFLOW_REPORT = Path("/tmp/site-overflow.txt")  # noqa: S108 - for a human to read
+
+
+def test_no_text_is_cut_and_no_key_column_hidden_at_1280_or_390_px(benchmark_run):
+    """Every page of the site (both editions, every kind: the index, findings, report,
+    case and version pages) in a window 1280 and then 390 px wide: no element reaches
+    past the page's edge, no box cuts its text, and a box that scrolls sideways is a
+    table whose first column stays in view, with a scroll cue, on a phone only (the
+    index's matrix at every width)."""
+    require_chromium()
+    _, _, site, *_ = benchmark_run
+    pages = sorted(path.relative_to(site).as_posix() for path in site.rglob("*.html"))
+    kinds = {re.sub(r"^es/", "", page).split("/")[0] for page in pages}
+    assert kinds == {"index.html", "findings.html", "report.html", "cases", "versions"}
+    browser, lines, found = shared_browser(), [], []
+    for page in pages:
+        for width in (1280, 390):
+            problems = browser.evaluate(site / page, OVERFLOW_PROBLEMS, width)
+            lines.append(f"{page} at {width} px: {'; '.join(problems) or 'nothing cut or hidden'}")
+            found += [(page, width, problem) for problem in problems]
+    OVERFLOW_REPORT.write_text(
+        f"{len(pages)} pages x 2 widths, {len(found)} problem(s)\n" + "\n".join(lines) + "\n",
+        "utf-8",
+    )
+    assert found == []
+
+
+def test_a_case_page_shows_its_statement_in_both_editions(benchmark_run):
+    """RO-NOWE-002's statement (the corpus' Markdown) on its case page, as written, in
+    each edition: its plant context, its operational data table (a cell labelled with its
+    column for a phone's card) and its recent history; every case of v1.0 is public."""
+    corpus, _, site, *_ = benchmark_run
+    if not (corpus / "cases").is_dir():  # benchmark_data.py copies it where the checkout has it
+        pytest.skip("this copy of the benchmark's corpus has no cases/ folder")
+    statement = (corpus / "cases/v1.0/RO-NOWE-002.md").read_text("utf-8")
+    assert "Planta BWRO en cooperativa agrícola del valle del Guadalquivir" in statement
+    for page, heading in (("cases", "The case as posed"), ("es/cases", "El caso planteado")):
+        html = (site / page / "RO-NOWE-002.html").read_text("utf-8")
+        assert f"<h2>{heading}</h2>" in html
+        assert "<p>Planta BWRO en cooperativa agrícola del valle del Guadalquivir" in html
+        assert '<td data-label="Valor actual (post-arranque)">850 µS/cm</td>' in html
+        assert (
+            "<li>Día -10: Parada del bastidor por mantenimiento eléctrico programado.</li>" in html
+        )
+        # The statement comes before the runs.
+        assert html.index('id="statement"') < html.index('id="runs"')
+    not_public = [
+        path.name
+        for path in (site / "cases").glob("*.html")
+        if "statement of this case is not public" in path.read_text("utf-8")
+    ]
+    assert not_public == []
 
 
 def test_an_incremental_replay_publishes_what_a_cold_run_does(tmp_path):

@@ -8,11 +8,12 @@ What is proved, each expectation derived from the published CSVs or the corpus:
 - every link between them resolves (file and anchor), in both editions: 0 broken links;
   no network; each page's language switch leads to the same page in the other edition;
 - the Spanish edition shows the same data (the same runs, anchors and links, the
-  published metrics with a decimal comma) with its own labels, but for the responses'
-  texts: those are on the English version pages only, the Spanish ones link to them;
-- a response's answer appears once in the site, on its version's English page (each of
-  its long fields is in the site as many times as scored runs have it), and each scored
-  run there shows its scores, justifications and fails; the case pages and the matrix
+  published metrics with a decimal comma, the responses' texts as written) with its own
+  labels;
+- a response's answer appears on its version's page in each edition (each of its long
+  fields is in the site twice as many times as scored runs have it, once per edition),
+  and each scored run there shows its scores, justifications and fails; the case pages
+  show the case's statement when the corpus has it, or say it is not public; the matrix
   agree with per_run.csv, the version pages' summaries with metrics_per_subject.csv;
 - never shown: a scoring's `reference`, `justification_long`, gold prose (GOLDCANARY);
 - a family is named with the taxonomy's words (shared/spec/families.md) and no others;
@@ -129,47 +130,34 @@ def test_every_page_switches_to_the_same_page_in_the_other_language(site, pages)
         up = "../" * name.count("/")
         assert f'<a href="{up}es/{name}" hreflang="es" lang="es">Español</a>' in html
         assert f'<a href="../{up}{name}" hreflang="en" lang="en">English</a>' in spanish
-        # The same data: the same anchors, and the same links but the switch's and the
-        # answers': a Spanish version page links each run to its article on the English
-        # page (in run order), a Spanish case page each row's answer there too.
+        # The same data: the same anchors, and the same links but the switch's (a case
+        # page's answer links lead to the version page of its own edition).
         en_page, es_page = pages[name], pages[f"es/{name}"]
         assert en_page.ids == es_page.ids, name
         en_links, es_links = list(en_page.links), list(es_page.links)
         en_links.remove(f"{up}es/{name}")
         es_links.remove(f"../{up}{name}")
-        if name.startswith("versions/"):
-            runs = re.findall(r'<article class="run" id="([^"]+)">', html)
-            answers = [f"../{up}{name}#{anchor}" for anchor in runs]
-            assert [link for link in es_links if link in answers] == answers, name
-            es_links = [link for link in es_links if link not in answers]
-        elif name.startswith("cases/"):
-            english_answers = [link for link in en_links if "#" in link]
-            assert len(english_answers) == html.count('<td class="answer-link">') > 0, name
-            spanish_answers = [f"../{link}" for link in english_answers]
-            assert [link for link in es_links if "#" in link] == spanish_answers, name
-            es_links = [link[3:] if link in spanish_answers else link for link in es_links]
-        elif name == "report.html":
+        if name == "report.html":
             # The report's own line to its other edition (findings.md ↔ findings.es.md).
             en_links.remove(f"{up}es/{name}")
             es_links.remove(f"../{up}{name}")
         assert en_links == es_links, name
 
 
-def test_each_answer_is_on_its_version_page_once(site, results):
+def test_each_answer_is_on_its_version_page_once_in_each_edition(site, results):
     per_run = read_csv(results / "per_run.csv")
-    answers, linked = Counter(), Counter()
+    answers = Counter()
     for path in site.rglob("*.html"):
         html = path.read_text("utf-8")
         answers[path.relative_to(site).as_posix()] = html.count('<div class="answer">')
-        linked[path.relative_to(site).as_posix()] = html.count('<div class="answer linked">')
-    # The full answer on the English version page, the link to it on the Spanish one.
+    # The full answer on the version page of each edition.
     runs_of = Counter(version_page(r["subject_id"], r["subject_version"]) for r in per_run)
-    assert {name: n for name, n in answers.items() if n} == dict(runs_of)
-    assert {name: n for name, n in linked.items() if n} == {
-        edition_page(name, "es"): n for name, n in runs_of.items()
+    assert {name: n for name, n in answers.items() if n} == {
+        edition_page(name, code): n for name, n in runs_of.items() for code in ("en", "es")
     }
-    for row in per_run:
-        page = (site / version_page(row["subject_id"], row["subject_version"])).read_text("utf-8")
+    for row, code in ((row, code) for row in per_run for code in ("en", "es")):
+        page = version_page(row["subject_id"], row["subject_version"])
+        page = (site / edition_page(page, code)).read_text("utf-8")
         assert page.count(f'id="{run_anchor(row["case_id"], row["run_id"])}"') == 1
         response = json.loads(
             (
@@ -183,9 +171,10 @@ def test_each_answer_is_on_its_version_page_once(site, results):
             assert escape(response[field]) in article, (row, field)
         for signal in response["key_signals"]:
             assert escape(signal) in article
-        assert f"clipped score <strong>{row['clipped_score']}</strong>" in article
-        assert f"(floor {row['rubric_floor']}, ceiling {row['rubric_ceiling']})" in article
-        assert f"confidence {row['reported_confidence']}" in article
+        if code == "en":  # the Spanish words: test_a_spanish_version_page_prints_…
+            assert f"clipped score <strong>{row['clipped_score']}</strong>" in article
+            assert f"(floor {row['rubric_floor']}, ceiling {row['rubric_ceiling']})" in article
+            assert f"confidence {row['reported_confidence']}" in article
 
 
 def response_of(row: dict) -> dict:
@@ -193,7 +182,7 @@ def response_of(row: dict) -> dict:
     return json.loads((DEMO_CORPUS / name).read_text("utf-8"))
 
 
-# The long fields of a response: only its version's English page shows them.
+# The long fields of a response: only its version's pages show them.
 def long_texts(response: dict) -> list[str]:
     texts = [response[name] for name in ("requested_data", "recommended_action")]
     texts += [response["decision_change_condition"], *response["key_signals"]]
@@ -202,7 +191,29 @@ def long_texts(response: dict) -> list[str]:
     return texts
 
 
-def test_a_spanish_version_page_links_each_answer_to_the_english_page(site, results, pages):
+def test_a_case_page_shows_its_statement_or_says_it_is_not_public(site):
+    """The demo's statements (demo/data/statements.json): RO-FOUL-002's on its page in
+    both editions, as written, above the runs; RO-MECH-006 has none: not public."""
+    statement = (DEMO_CORPUS / "cases/v1.0/RO-FOUL-002.md").read_text("utf-8")
+    context = "Planta de reutilización de 12.500 m³/d que trata efluente secundario de una EDAR."
+    assert context in statement
+    for edition, heading in (("", "The case as posed"), ("es/", "El caso planteado")):
+        html = (site / edition / case_page("RO-FOUL-002")).read_text("utf-8")
+        assert f'<section class="statement" id="statement"><h2>{heading}</h2>' in html
+        assert f"<p>{context}" in html
+        assert '<td data-label="Valor actual">0,3 mg/L</td>' in html
+        assert html.index('id="statement"') < html.index('id="runs"')
+        hidden = (site / edition / case_page("RO-MECH-006")).read_text("utf-8")
+        assert "Planta" not in hidden
+    assert "The statement of this case is not public" in (
+        site / case_page("RO-MECH-006")
+    ).read_text("utf-8")
+    assert "El enunciado de este caso no es público" in (
+        site / "es" / case_page("RO-MECH-006")
+    ).read_text("utf-8")
+
+
+def test_a_spanish_version_page_prints_each_answer_as_written(site, results):
     per_run = read_csv(results / "per_run.csv")
     for row in per_run:
         page = version_page(row["subject_id"], row["subject_version"])
@@ -210,34 +221,30 @@ def test_a_spanish_version_page_links_each_answer_to_the_english_page(site, resu
         spanish = (site / "es" / page).read_text("utf-8")
         article = spanish.split(f'id="{anchor}"', 1)[1].split("</article>", 1)[0]
         response = response_of(row)
-        link = f"../../../{page}#{anchor}"
+        answer = article.split('<div class="scoring">', 1)[0]
+        # The model's words as written, under Spanish labels.
         assert (
-            f'<div class="answer linked"><h4>Respuesta</h4><dl><dt>Confianza</dt><dd>'
-            f"{response['confidence']} / 100</dd></dl><p>La respuesta completa se muestra en "
-            "su idioma original en la página en inglés: "
-            f'<a href="{link}" hreflang="en">la respuesta de esta ejecución</a>.</p>'
-        ) in article, row
-        # The link resolves: the English page has the run's article.
-        assert anchor in pages[page].ids and f'id="{anchor}"' in (site / page).read_text()
-        assert "Por qué es plausible" not in article and "<ol>" not in article
-        for text in [response["main_hypothesis"], *long_texts(response)]:
-            assert escape(text) not in article.split('<div class="scoring">', 1)[0], row
-        # What stays: the scores line, the scoring, the dates.
+            f'<div class="answer"><h4>Respuesta</h4><dl><dt>Hipótesis principal</dt><dd>'
+            f"{escape(response['main_hypothesis'])}</dd><dt>Confianza</dt><dd>"
+            f"{response['confidence']} / 100</dd>"
+        ) in answer, row
+        for text in long_texts(response):
+            assert escape(text) in answer, row
+        assert answer.count("Por qué es plausible:") == len(response["alternatives"])
         assert f"puntuación recortada <strong>{row['clipped_score']}</strong>" in article
         assert f"Respondida el {response['timestamp_utc']} · modalidad" in article
         assert f"Evaluada el {row['scoring_timestamp_utc']}" in article
     # A distinctive answer of the demo corpus (its recommended action, shared by no other
-    # run): on the English page, not on the Spanish one.
-    (row,) = [
-        r for r in per_run
-        if (r["subject_id"], r["case_id"], r["run_id"])
-        == ("borealis-xl", "RO-FOUL-001", "run-2026-04-20-002")
-    ]  # fmt: skip
-    action = escape(response_of(row)["recommended_action"])
+    # run): once on the version's page of each edition.
+    action = escape(
+        response_of(
+            {"subject_id": "borealis-xl", "case_id": "RO-FOUL-001", "run_id": "run-2026-04-20-002"}
+        )["recommended_action"]
+    )
     assert action.startswith("Shock the RO with 200 mg/L sodium hypochlorite for 1 h")
     page = version_page("borealis-xl", "borealis-xl-2026-01-15")
     assert (site / page).read_text("utf-8").count(action) == 1
-    assert action not in (site / "es" / page).read_text("utf-8")
+    assert (site / "es" / page).read_text("utf-8").count(action) == 1
 
 
 def test_each_long_field_of_an_answer_is_in_the_site_once_per_run(site, results):
@@ -248,21 +255,21 @@ def test_each_long_field_of_an_answer_is_in_the_site_once_per_run(site, results)
     }
     per_run = read_csv(results / "per_run.csv")
     # Several runs of the demo corpus give the same answer texts: each text is in the
-    # site as many times as the scored runs' answers give it, all on English version pages.
+    # site twice as many times as the scored runs' answers give it (once per edition),
+    # all on version pages.
     expected = Counter(text for row in per_run for text in long_texts(response_of(row)))
     assert len(expected) == 108 and sum(expected.values()) == 2111
     for text, n in expected.items():
         found = {name: html.count(escape(text)) for name, html in everything.items()}
         found = {name: count for name, count in found.items() if count}
-        assert sum(found.values()) == n, text
-        assert all(name.startswith("versions/") for name in found), (text, found)
+        assert sum(found.values()) == 2 * n, text
+        assert all(name.startswith(("versions/", "es/versions/")) for name in found), found
     # A recommended action no other run gives: in one file of the site, once.
     action = response_of({"subject_id": "borealis-xl", "case_id": "RO-FOUL-001",
                           "run_id": "run-2026-04-20-002"})["recommended_action"]  # fmt: skip
     found = {name: html.count(escape(action)) for name, html in everything.items()}
-    assert {name: n for name, n in found.items() if n} == {
-        version_page("borealis-xl", "borealis-xl-2026-01-15"): 1
-    }
+    page = version_page("borealis-xl", "borealis-xl-2026-01-15")
+    assert {name: n for name, n in found.items() if n} == {page: 1, f"es/{page}": 1}
 
 
 def escape(value: str) -> str:
@@ -332,7 +339,8 @@ def test_case_pages_and_matrix_agree_with_per_run(site, results):
     index = (site / "index.html").read_text("utf-8")
     for case_id, rows in by_case.items():
         page = (site / case_page(case_id)).read_text("utf-8")
-        body = page.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
+        # The runs' table, after the case's statement (whose tables have a body too).
+        body = page.split('id="runs"', 1)[1].split("<tbody>", 1)[1].split("</tbody>", 1)[0]
         shown = re.findall(
             r'<td class="name"><a href="[^"]+">([^<]+)</a><span class="ci">([^<]+)</span></td>'
             r'<td class="run">([^<]+)<span class="ci">reviewer ([^<]+)</span></td>'

@@ -12,8 +12,8 @@
   table row;
 - the Spanish edition: each page is `lang="es"`, shows Spanish labels and numbers with
   a decimal comma, and its language switch, as the browser resolves it, leads to the
-  same page in English, whose switch leads back; a run's answer link on its Spanish
-  version and case pages leads to its article on the English version page;
+  same page in English, whose switch leads back; a run's answer link on a case page
+  leads to its article on the version page of the same edition;
 - XSS probe: a corpus whose response fields and reviewer's justification hold
   `<script>` and an `<img onerror>` is shown as text everywhere — in leaderboard.html
   and in every page of the site, both editions — and no script runs (an alert trap
@@ -31,7 +31,13 @@ from pathlib import Path
 
 import pytest
 
-from browser import PROBE, require_chromium, shared_browser, with_alert_trap
+from browser import (
+    OVERFLOW_PROBLEMS,
+    PROBE,
+    require_chromium,
+    shared_browser,
+    with_alert_trap,
+)
 from ro_metrics.site.site_files import (
     FINDINGS,
     INDEX,
@@ -116,6 +122,15 @@ def test_no_page_scrolls_sideways_at_1280_or_390(widths, name):
         assert width - 20 <= client <= width and scroll <= client, (name, width, measured)
 
 
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_nothing_is_cut_or_hidden_at_1280_or_390(workdir, browser, name):
+    """browser.OVERFLOW_PROBLEMS: no element past the page's edge, no box cutting its
+    text, a box that scrolls sideways only on a phone, its first column in view, with a
+    scroll cue (the site of the real corpus: tests/workflow/test_benchmark_corpus.py)."""
+    for width in (1280, 390):
+        assert browser.evaluate(workdir / PAGES[name], OVERFLOW_PROBLEMS, width) == [], width
+
+
 def test_the_ranking_table_fits_at_1280_and_scrolls_in_its_box_at_390(widths):
     for name in ("index", "index-es", "leaderboard"):
         wide = {box[0]: box[1:] for box in widths[name, 1280]["boxes"]}
@@ -178,7 +193,7 @@ document.documentElement.setAttribute("data-order", Array.prototype.map.call(
 # sees of it.
 SPANISH_VIEW = """{lang: root.lang, switch: doc.querySelector("nav.language a").href,
     hreflang: doc.querySelector("nav.language a").hreflang, text: doc.body.innerText,
-    answer: (doc.querySelector(".answer.linked a, td.answer-link a") || {}).href || null}"""
+    answer: (doc.querySelector("td.answer-link a") || {}).href || null}"""
 
 
 @pytest.fixture(scope="module")
@@ -191,9 +206,8 @@ def editions(workdir, browser) -> dict:
     }
 
 
-# The first run whose answer a Spanish page links to: (subject, version, its anchor).
+# The first run whose answer the case page links to: (subject, version, its anchor).
 FIRST_ANSWER = {
-    "version": ("borealis-xl", "borealis-xl-2026-01-15", "RO-FOUL-001__run-2026-04-20-001"),
     "case": ("atlas-7b", "atlas-7b-2026-03-q4", "RO-FOUL-001__run-2026-05-12-001"),
 }
 
@@ -208,10 +222,9 @@ FIRST_ANSWER = {
         # metrics_per_subject.csv: pass_rate 0.1389, mean clipped score 7.7222.
         ("version", ["Descalificada", "tasa de aprobado 0,1389",
                      "puntuación recortada media 7,7222", "Hipótesis principal",
-                     "La respuesta completa se muestra en su idioma original en la página en "
-                     "inglés: la respuesta de esta ejecución.", "Evaluación de R0"]),
-        ("case", ["Calificación", "respuesta completa\npágina en inglés",
-                  "Ensuciamiento orgánico / biológico",
+                     "Por qué es plausible:", "Evaluación de R0"]),
+        ("case", ["Calificación", "respuesta completa", "El caso planteado",
+                  "Contexto de la planta", "Ensuciamiento orgánico / biológico",
                   "suelo 4 · techo 12", "Pulse una cabecera de columna para ordenar"]),
     ],
 )  # fmt: skip
@@ -225,17 +238,18 @@ def test_a_spanish_page_in_the_browser_and_its_switch_both_ways(workdir, edition
         assert label in spanish["text"], (name, label)
     for english_label in ("Leaderboard", "scored runs", "Main hypothesis", "full answer"):
         assert english_label not in spanish["text"], (name, english_label)
-    assert "Por qué es plausible:" not in spanish["text"]
-    # The first answer link of the page leads to its run's article on the English
-    # version page, from the Spanish case page as from the English one.
-    answer = None
+    # The case page's first answer link leads to its run's article on the version page of
+    # its own edition, where the answer is printed as written.
+    answers = {"es": None, "en": None}
     if name in FIRST_ANSWER:
         subject_id, subject_version, anchor = FIRST_ANSWER[name]
-        answer = (
-            f"{(workdir / 'site' / version_page(subject_id, subject_version)).as_uri()}#{anchor}"
-        )
-    assert spanish["answer"] == answer
-    assert editions[name, "en"]["answer"] == (answer if name == "case" else None)
+        for code in answers:
+            target = (
+                workdir / "site" / edition_page(version_page(subject_id, subject_version), code)
+            )
+            answers[code] = f"{target.as_uri()}#{anchor}"
+    assert spanish["answer"] == answers["es"]
+    assert editions[name, "en"]["answer"] == answers["en"]
     # The switch leads to the same page in English, whose switch leads back.
     assert spanish["switch"] == english_path.as_uri()
     english = editions[name, "en"]

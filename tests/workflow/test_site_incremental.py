@@ -6,7 +6,8 @@ response (atlas-7b, RO-NOWE-006, run-2026-05-12-001) plans what the results need
 plan of the default target) and, for the site, exactly: the version pages job of
 atlas-7b's partition, the case sources and case pages jobs of the NOWE family, the
 front pages and the site folder. The other partitions' and families' page folders in
-the cache keep their files (inode and mtime). Also: a version whose scorings all
+the cache keep their files (inode and mtime). An edited case statement reruns the case
+pages of its family only (and the corpus check). Also: a version whose scorings all
 disappear loses its page and its rows on the case pages; a corpus problem leaves the
 site as it was; a site folder built for another corpus holds only the new corpus's
 pages afterwards.
@@ -118,6 +119,24 @@ def test_one_added_scoring_reruns_its_partition_and_the_pages_of_every_partition
         assert 'id="RO-NOWE-006__run-2026-05-12-001"' in page
         assert "atlas-7b-2026-03-q4" in (edition / case_page("RO-NOWE-006")).read_text("utf-8")
     assert planned_jobs(workdir, "site", **config) == {}
+
+
+def test_an_edited_statement_reruns_its_familys_case_pages_and_the_check(built_on_one):
+    """A case statement is an input of its family's case pages only (and of the corpus
+    check): editing RO-FOUL-003's reruns cross_check (and the steps after it, whose
+    results stay the same) and the FOUL case pages, no version page; the page shows it."""
+    workdir, corpus, config = built_on_one
+    statement = corpus / "cases/v1.0/RO-FOUL-003.md"
+    text = statement.read_text("utf-8")
+    statement.write_text(text.replace("## operational_data", "Edited line.\n\n## operational_data"))
+    planned = plan(workdir, "site", **config)
+    assert planned.wildcards("case_pages") == ["family=FOUL"]
+    assert "cross_check" in planned.jobs() and "version_pages" not in planned.jobs()
+    run = run_workflow(workdir, "site", **config)
+    assert run.returncode == 0, run.output
+    for edition in ("", "es/"):
+        page = (workdir / "site" / edition / case_page("RO-FOUL-003")).read_text("utf-8")
+        assert "<p>Edited line.</p>" in page
 
 
 def test_a_gold_changed_before_the_site_is_built_reaches_every_page(built_on_one):

@@ -27,6 +27,7 @@ from ro_metrics.contracts.published import (
 )
 from ro_metrics.contracts.vocabulary import FAMILIES, LANGUAGES
 from ro_metrics.corpus.layout import has_telemetry, partition_ids, scan_corpus
+from ro_metrics.corpus.statements import statement_files
 from ro_metrics.corpus.reviewers import MAX_SCORINGS, PolicyError, review_policy
 from ro_metrics.history.snapshot import (
     SnapshotDateError,
@@ -191,6 +192,15 @@ PUBLISHED = published_files(
 )
 # The registry's files not published now: removed from RESULTS if an earlier run left them.
 WITHDRAWN = [entry for entry in REGISTRY if entry not in PUBLISHED]
+
+
+# The public case statements by family (corpus/statements.py): each family's are inputs
+# of its case pages only, so that an edited statement re-renders its family's pages.
+STATEMENTS = statement_files(Path(CORPUS), VERSION)
+
+
+def statements_of(wildcards):
+    return STATEMENTS.get(wildcards.family, [])
 
 
 def digest_of(kind):

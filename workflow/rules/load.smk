@@ -84,6 +84,8 @@ rule cross_check:
         files=digest_of("layout"),
         # subjects/reviewers.yaml and annotations.yaml: inputs digested where present.
         optional_inputs=digest_of("optional_inputs"),
+        # The public case statements, checked here with the rest of the corpus.
+        statements=digest_of("statements"),
         partitions=PARTITIONS,
         corpus=CORPUS,
         benchmark_version=VERSION,

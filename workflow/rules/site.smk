@@ -41,13 +41,17 @@ rule version_pages:
 # rows of every family, so one added scoring re-renders the case pages of every family.
 rule case_pages:
     input:
-        code=library("contracts", "formulas", "rendering", "leaderboard", "report", "site"),
+        code=library(
+            "contracts", "formulas", "corpus", "rendering", "leaderboard", "report", "site"
+        ),
         case_rows=expand(
             f"{PARTITION}/case_rows-{{family}}.json",
             partition=PARTITIONS,
             allow_missing=True,
         ),
         golds=rules.load_golds.output[0],
+        # The family's public case statements in the corpus (checked by cross_check).
+        statements=statements_of,
     output:
         directory(f"{CACHE}/site/cases-{{family}}"),
     log:
@@ -85,6 +89,9 @@ rule front_pages:
         operational=rules.leaderboard.input.operational,
         agreement=rules.leaderboard.input.agreement,
         divergent=rules.leaderboard.input.divergent,
+        # As on leaderboard.html: each version's reliability diagram (from counted,
+        # above) and the section on the changes since the last snapshot.
+        changes=rules.leaderboard.input.changes,
         findings=rules.findings.output.findings,
         charts=rules.findings.output.charts,
         reports=list(rules.findings_report.output),

@@ -22,6 +22,16 @@ class Problem(NamedTuple):
     message: str
 
 
+class CaseStatement(NamedTuple):
+    """A public case statement as written (corpus/statements.py reads it from the corpus,
+    site/case_statement.py shows it): its title's text, the note before its first
+    section (Markdown, "" without one) and each known section's Markdown by name."""
+
+    title: str
+    note: str
+    sections: dict[str, str]
+
+
 class InputDigest(NamedTuple):
     """An input file (path relative to the corpus) and the SHA-256 of its bytes (hex)."""
 

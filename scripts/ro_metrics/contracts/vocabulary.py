@@ -35,6 +35,16 @@ CRITERIA = (
     "requested_data",
     "decision_change_condition",
 )
+# The sections of a public case statement (shared/spec/families.md), in the order the
+# benchmark writes them and the site shows them.
+STATEMENT_SECTIONS = (
+    "case_id",
+    "plant_context",
+    "operational_data",
+    "recent_history",
+    "reporting_party",
+    "reporting_date",
+)
 PASS, CONDITIONAL, FAIL = "Pass", "Conditional", "Fail"
 CRITICAL, RECOVERABLE = "critical", "recoverable"
 ELIGIBLE, DISQUALIFIED = "Eligible", "Disqualified"

@@ -72,6 +72,11 @@ def golds_dir(version: str) -> str:
     return f"golds/{version}"
 
 
+def statements_dir(version: str) -> str:
+    """The public case statements' folder (optional: corpus/statements.py)."""
+    return f"cases/{version}"
+
+
 def response_path(benchmark_version, subject_id, case_id, run_id) -> str:
     return f"{responses_dir(benchmark_version)}/{subject_id}/{case_id}__{run_id}.json"
 
@@ -202,6 +207,14 @@ def scan_golds(root: Path, version: str) -> list[str]:
     return sorted(_scan_folder(str(root), top, frozenset()))
 
 
+def scan_statements(root: Path, version: str) -> list[str]:
+    """The lines of the case statements' folder; none when the corpus has none."""
+    top = statements_dir(version)
+    if not (root / top).is_dir():
+        return []
+    return sorted(_scan_folder(str(root), top, frozenset()))
+
+
 def scan_layout(root: Path, version: str) -> list[str]:
     """The registry and whether each artifact folder exists."""
     registry = root / REGISTRY
@@ -265,6 +278,10 @@ def gold_entries(root: Path, version: str) -> list[Entry]:
     return [entry_of(line) for line in scan_golds(root, version)]
 
 
+def statement_entries(root: Path, version: str) -> list[Entry]:
+    return [entry_of(line) for line in scan_statements(root, version)]
+
+
 def layout_entries(root: Path, version: str) -> list[Entry]:
     return [entry_of(line) for line in scan_layout(root, version)]
 
@@ -291,6 +308,7 @@ class CorpusScan(NamedTuple):
     responses: str  # which responses exist (their paths), for the operational step
     reviewers: str  # subjects/reviewers.yaml
     optional_inputs: str  # OPTIONAL_INPUTS (the cross-check digests them)
+    statements: str  # the case statements' folder (cases/<version>/)
 
 
 def _digest(lines) -> str:
@@ -326,6 +344,7 @@ def scan_corpus(root: Path, version: str, setting: int | str) -> CorpusScan:
                 if (root / name).is_file()
             ]
         ),
+        statements=_digest(scan_statements(root, version)),
     )
 
 

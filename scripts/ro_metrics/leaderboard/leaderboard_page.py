@@ -21,6 +21,8 @@ from markupsafe import Markup
 
 from ro_metrics.leaderboard.leaderboard_view import LeaderboardView
 from ro_metrics.rendering.page_templates import Labels, render
+from ro_metrics.rendering.reliability_diagram import diagram_text
+from ro_metrics.rendering.reliability_svg import reliability_svg_text
 from ro_metrics.rendering.translations import Language
 
 # Links to snapshots are relative to the results folder; a snapshot's own copy of
@@ -45,6 +47,18 @@ def diagram(svg: str, bins: list) -> Diagram:
     return Diagram(Markup(svg), bins, max(n for _, n, _, _ in bins))  # noqa: S704
 
 
+def reliability_diagrams(calibration: dict, t: Language) -> dict[tuple[str, str], tuple]:
+    """Each version's reliability diagram in language t, as its SVG file's text, and its
+    bins (calibration: aggregates.calibration_of_subjects), by (subject_id,
+    subject_version): what the page and the site's index show (rendering/
+    reliability_diagram.inline of the text)."""
+    words = diagram_text(t)
+    return {
+        key: (reliability_svg_text(bins, " · ".join(key), words), bins)
+        for key, bins in calibration.items()
+    }
+
+
 def render_page(
     view: LeaderboardView,
     t: Language,
@@ -65,6 +79,8 @@ def render_page(
         run_href=lambda _fail: None,
         snapshots=snapshots,
         changes_placeholder=Markup(CHANGES_PLACEHOLDER),  # noqa: S704 - a constant of this module
+        # The page is published beside the files its agreement line names.
+        files_linked=True,
     )
 
 

@@ -23,6 +23,7 @@ decimals, so the same findings give the same bytes.
 import math
 from fractions import Fraction
 from functools import cache
+from typing import NamedTuple
 
 from ro_metrics.contracts.tables import decimal_text, exact_fraction
 from ro_metrics.rendering import svg
@@ -378,39 +379,72 @@ class _Boxes:
 
 
 def place_labels(points: list[Point], width) -> list[tuple[Point, Fraction, Fraction, str]]:
-    """(point, x, baseline, anchor) of each point's label: right of it, or moved up or
-    down a line at a time, or to its left, until it overlaps no label placed before and
-    no point; where nothing is free, right of it. Placed in the order of the points'
-    y then x, so the result depends on the data alone."""
+    """(point, x, baseline, anchor) of each point's label: right of it, or to its left,
+    or moved up or down a line at a time, until it overlaps no label placed before and
+    no point, and stays in the plot or the room at its right (LabelArea): never on an
+    axis' tick labels, the title or the legend; where nothing near the point is free,
+    in the first free line of the room right of the plot, nearest the point's height
+    (its leader line drawn); where no line is free either, the point has no label (its
+    name is its tooltip: _point_labels), so that no two labels ever overlap. Placed in
+    the order of the points' y then x, so the result depends on the data alone."""
+    area = LabelArea(PLOT_LEFT + 2, PLOT_TOP, width - 2, PLOT_TOP + PLOT_HEIGHT)
     boxes = _Boxes((p.x - 5, p.y - 5, 10, 10) for p in points)
+    lines = range(-(PLOT_HEIGHT // LABEL_LINE), PLOT_HEIGHT // LABEL_LINE + 1)
     placed = []
     for point in sorted(points, key=lambda p: (p.y, p.x, p.name)):
         label_width = text_width(short_name(point.name))
         candidates = []
-        for shift in (0, 1, -1, 2, -2, 3, -3):
+        for shift in sorted(lines, key=lambda shift: (abs(shift), shift < 0)):
+            if abs(shift) > 3:
+                break
             baseline = point.y + 4 + LABEL_LINE * shift
             candidates.append((point.x + 7, baseline, "start", point.x + 7))
             candidates.append((point.x - 7, baseline, "end", point.x - 7 - label_width))
-        chosen = candidates[0]
+        # The room right of the plot, or as far right as the label fits.
+        margin = min(PLOT_LEFT + PLOT_WIDTH + 8, width - 2 - label_width)
+        for shift in sorted(lines, key=lambda shift: (abs(shift), shift < 0)):
+            candidates.append((margin, point.y + 4 + LABEL_LINE * shift, "start", margin))
         for x, baseline, anchor, box_left in candidates:
             box = (box_left, baseline - 9, label_width, LABEL_LINE - 1)
-            if box_left >= 2 and box_left + label_width <= width - 2 and not boxes.overlaps(box):
-                chosen = (x, baseline, anchor, box_left)
+            if area.holds(box) and not boxes.overlaps(box):
+                boxes.add(box)
+                placed.append((point, x, baseline, anchor))
                 break
-        x, baseline, anchor, box_left = chosen
-        boxes.add((box_left, baseline - 9, label_width, LABEL_LINE - 1))
-        placed.append((point, x, baseline, anchor))
     return placed
 
 
+class LabelArea(NamedTuple):
+    """Where a point's label may go: the plot and the room at its right, between the
+    title and the x axis' tick labels, right of the y axis' tick labels."""
+
+    left: Fraction
+    top: Fraction
+    right: Fraction
+    bottom: Fraction
+
+    def holds(self, box) -> bool:
+        x, y, w, h = box
+        return self.left <= x and x + w <= self.right and self.top <= y and y + h <= self.bottom
+
+
 def _point_labels(points: list[Point], width) -> list[str]:
-    marks = []
+    """Each point's label (place_labels); a point left without one (no free place) has
+    its name as the tooltip of a transparent disc over it."""
+    marks, labelled = [], set()
     for point, x, baseline, anchor in place_labels(points, width):
-        if abs(baseline - 4 - point.y) > LABEL_LINE / 2:
+        labelled.add(id(point))
+        # A label away from its point (a line or more up or down, or in the room right
+        # of the plot) is tied to it by a thin line.
+        if abs(baseline - 4 - point.y) > LABEL_LINE / 2 or abs(x - point.x) > 7:
             marks.append(
                 svg.line(point.x, point.y, x, baseline - 4, stroke="#8c959f", stroke_width=0.6)
             )
         marks.append(_named_text(x, baseline, point.name, text_anchor=anchor))
+    for point in points:
+        if id(point) not in labelled:
+            title = svg.element("title", {}, svg.escape(point.name))
+            disc = {"cx": point.x, "cy": point.y, "r": 5, "fill": "#ffffff", "fill-opacity": 0}
+            marks.append(svg.element("circle", disc, title))
     return marks
 
 

@@ -82,20 +82,6 @@ def write_page(folder, page: str, html: str) -> None:
     path.write_bytes(html.encode("utf-8"))
 
 
-def prints_answers(code: str) -> bool:
-    """Whether the version pages of edition `code` print the responses' texts: only the
-    default edition's (English) do. The texts are the model's own words, never
-    translated, so every other edition shows them nowhere and links to them instead
-    (answer_page): they are in the site once."""
-    return code == LANGUAGES[0]
-
-
-def answer_page(page: str) -> str:
-    """Where the answers of a version page (page: its path in the site's layout) are
-    printed: the same page in the default edition, whatever the edition linking to it."""
-    return edition_page(page, LANGUAGES[0])
-
-
 def run_anchor(case_id: str, run_id: str) -> str:
     """The id of a run's article on its subject-version page (one run per case and run)."""
     return f"{case_id}__{run_id}"

@@ -1,19 +1,20 @@
 """The pages of the static site, in each language: the index, one page per subject
 version, one per case.
 
-- index.html: the leaderboard (the ranking, each Disqualified row with its critical
-  fails, the "Disqualified subject versions" section) and the matrix of
+- index.html: the leaderboard as leaderboard.html shows it (the ranking with the
+  neighbour tests, each Disqualified row with its critical fails, the "Disqualified
+  subject versions" section, the changes since the last snapshot, each version's
+  section with its reliability diagram) and the matrix of
   classifications (colour and letter) of every subject version (a row each, in
   leaderboard order) on every case (a column each), each cell linking to the runs;
 - versions/<subject_id>/<version>.html: every scored run of the version, case by
-  case: the response's public fields and confidence (in the English edition; every
-  other edition shows its confidence and dates and links to the run on the English
-  page for its text), the six criterion scores with their public justifications, raw
-  and clipped score, floor and ceiling, classification, and each fail with its
-  evidence;
-- cases/<case_id>.html: every subject version's runs of the case side by side
+  case: the response's public fields and confidence, the six criterion scores with
+  their public justifications, raw and clipped score, floor and ceiling,
+  classification, and each fail with its evidence;
+- cases/<case_id>.html: the case's statement when the benchmark publishes it
+  (site/case_statement.py), then every subject version's runs of the case side by side
   (classification, scores, confidence, main hypothesis, a link to the full answer on
-  the English version page, in every edition), sortable.
+  the version page of the same edition), sortable.
 
 Every page exists in each language of rendering/translations.py: English at the site
 root (the default), Spanish under es/ with the same structure
@@ -21,17 +22,11 @@ root (the default), Spanish under es/ with the same structure
 (but for the answers', below); each page's language switch leads to the same page of
 the other edition. Every label, note and caption comes from the labels' data file
 (rendering/labels.json, through the `t` each renderer takes), numbers are the
-published texts with the language's decimal mark; the corpus' texts (justifications,
-quotes) are data and shown as written in every edition.
-
-A response's text is the model's own words, not translated, so it is printed once in
-the site: on its subject-version page in the default edition (English;
-site_files.prints_answers). A page of any other edition links each run to its article
-there (site_files.answer_page): the Spanish version page has, for each run, its
-confidence, its dates and that link in place of the answer; the Spanish case page's
-"full answer" leads there too, one click from the answer (its own version page would
-only link on). A case page repeats only the main hypothesis (one sentence), so the site
-grows linearly with the corpus.
+published texts with the language's decimal mark; the corpus' texts (answers,
+justifications, quotes, case statements) are data and shown as written in every
+edition: a reader of either edition reads the model's own words, only the labels
+around them are translated. A case page repeats only the main hypothesis (one
+sentence), so the site grows linearly with the corpus.
 
 Every page is self-contained (style and the few lines of sorting script inline, no
 network), and no page holds a clock. The frames, headers and index are Jinja2
@@ -48,7 +43,7 @@ from typing import NamedTuple
 
 from markupsafe import Markup
 
-from ro_metrics.contracts.records import CaseRows, PublicGold, PublishedRun
+from ro_metrics.contracts.records import CaseRows, CaseStatement, PublicGold, PublishedRun
 from ro_metrics.contracts.tables import PER_RUN_COLUMNS, SUBJECT_COLUMNS
 from ro_metrics.contracts.vocabulary import (
     CONDITIONAL,
@@ -66,6 +61,11 @@ from ro_metrics.formulas.consolidation import (
     PENDING_ARBITRATION,
 )
 from ro_metrics.formulas.evidence import Evidence
+from ro_metrics.leaderboard.leaderboard_page import (
+    CHANGES_PLACEHOLDER,
+    diagram,
+    with_changes_section,
+)
 from ro_metrics.leaderboard.leaderboard_view import LeaderboardRow, LeaderboardView
 from ro_metrics.leaderboard.review_view import (
     ARBITER_ROLE,
@@ -75,15 +75,15 @@ from ro_metrics.leaderboard.review_view import (
 )
 from ro_metrics.rendering.html_fragments import evidence_html, number, text
 from ro_metrics.rendering.page_templates import Labels, macros, render
-from ro_metrics.rendering.translations import ENGLISH, LANGUAGES, Language, language
+from ro_metrics.rendering.translations import LANGUAGES, Language, language
+from ro_metrics.site.case_statement import statement_html
 from ro_metrics.site.site_files import (
     FINDINGS,
     INDEX,
-    answer_page,
+    WORKLIST,
     case_page,
     edition_page,
     href,
-    prints_answers,
     run_anchor,
     version_page,
 )
@@ -164,14 +164,6 @@ def compiled_template(template: str, *fields: str) -> Callable[..., str]:
         return fill(**dict(zip(fields, values, strict=False)), **named)
 
     return filled
-
-
-def _label_field(template: str, field: str, replacement: str) -> str:
-    """A label template with its one field `field` replaced by more template text."""
-    parts = template.split(f"{{{field}}}")
-    if len(parts) != 2:
-        raise ValueError(f"label {template!r}: field {field!r} expected once")
-    return replacement.join(parts)
 
 
 def _root(page: str) -> str:
@@ -344,25 +336,7 @@ class _RunMarkup:
             "</li>",
             *("hypothesis", "plausible", "discardable"),
         )
-        # An edition that does not print the answers links to the run's article on the
-        # page that does (answer_link: that page, escaped, relative to this one).
-        link = (
-            f'<a href="{{answer_link}}#{{anchor}}" hreflang="{ENGLISH}">'
-            f"{label['site_linked_answer_link']}</a>"
-        )
-        self.linked_answer = compiled_template(
-            f'<div class="answer linked"><h4>{label["site_answer"]}</h4><dl>'
-            f"<dt>{label['site_confidence']}</dt><dd>{{confidence}} / 100</dd></dl>"
-            f"<p>{_label_field(label['site_linked_answer'], 'link', link)}</p>{answered}</div>",
-            *("answer_link", "anchor", "confidence", "timestamp", "track", "served"),
-        )
-        if prints_answers(t.code):
-            answer_label = f">{label['site_full_answer']}</a>"
-        else:  # the link's own text as wide as in the default edition, where it leads below
-            answer_label = (
-                f' hreflang="{ENGLISH}">{label["site_full_answer"]}</a>'
-                f'<span class="ci">{label["site_linked_full_answer"]}</span>'
-            )
+        answer_label = f">{label['site_full_answer']}</a>"
 
         # No data-value: the sorting script sorts these cells by their text (85,500 rows
         # at size L, read again by every rebuild of the case pages).
@@ -421,22 +395,6 @@ def _answer_html(entry: VersionRun, markup: _RunMarkup) -> str:
     )
 
 
-def _linked_answer_html(entry: VersionRun, answer_link: str, markup: _RunMarkup) -> str:
-    """A run's answer on a version page of an edition that does not print the answers'
-    texts (site_files.prints_answers): its confidence, when it was given, and a link to
-    the run's article on the page that prints its text, as written (answer_link: that
-    page, escaped, relative to this one; site_files.answer_page)."""
-    texts = entry.texts
-    return markup.linked_answer(
-        answer_link=answer_link,
-        anchor=texts.anchor,
-        confidence=entry.published.answer.confidence,
-        timestamp=texts.answer_timestamp,
-        track=texts.track,
-        served=_served(texts, markup),
-    )
-
-
 def _fails_html(entry: VersionRun, t: Language) -> str:
     items = []
     for fail, found in zip(entry.published.scoring.fails, entry.evidence, strict=True):
@@ -459,15 +417,11 @@ def _fails_html(entry: VersionRun, t: Language) -> str:
     return f'<h4>{t("site_fails_heading")}</h4><ul class="run-fails">{"".join(items)}</ul>'
 
 
-def _run_article(entry: VersionRun, answer_link: str | None, markup: _RunMarkup) -> str:
-    """A run's article on its version's page; answer_link: None on a page that prints
-    the answer's text, else the page that does (escaped, relative to this one)."""
+def _run_article(entry: VersionRun, markup: _RunMarkup) -> str:
+    """A run's article on its version's page."""
     t, row, texts = markup.t, entry.row, entry.texts
     correctness = number(row[_CORRECTNESS], t)
-    if answer_link is None:
-        answer = _answer_html(entry, markup)
-    else:
-        answer = _linked_answer_html(entry, answer_link, markup)
+    answer = _answer_html(entry, markup)
     fails = _fails_html(entry, t) if entry.published.scoring.fails else ""
     # By position: the six scores and the six justifications are lists.
     scoring = markup.scoring(
@@ -564,15 +518,12 @@ def _reviewed_scoring(reviewed: ReviewedRun, index: int, markup: _RunMarkup) -> 
     )
 
 
-def _reviewed_article(reviewed: ReviewedRun, answer_link: str | None, markup: _RunMarkup) -> str:
+def _reviewed_article(reviewed: ReviewedRun, markup: _RunMarkup) -> str:
     """A double-reviewed run's article on its version's page: the run as counted (its
     class and consolidated scores) or its pending status, which scoring counts, the
-    answer once, then every scoring (answer_link as for _run_article)."""
+    answer once, then every scoring."""
     t, first = markup.t, reviewed.scorings[0]
-    if answer_link is None:
-        answer = _answer_html(first, markup)
-    else:
-        answer = _linked_answer_html(first, answer_link, markup)
+    answer = _answer_html(first, markup)
     row = reviewed.row
     if row is None:
         badge, scores, state = markup.pending_badges[reviewed.method], "", "pending"
@@ -647,9 +598,6 @@ def render_version_page(
     scoring and which one counts; the page then has the run view's style and note."""
     page = version_page(subject_id, subject_version)
     root = _root(page)
-    answer_link = None
-    if not prints_answers(t.code):
-        answer_link = text(href(edition_page(page, t.code), answer_page(page)))
     summary_row = dict(zip(SUBJECT_COLUMNS, summary, strict=True))
     markup = _run_markup(t)
     reviewed = any(isinstance(view, ReviewedRun) for view in runs)
@@ -666,14 +614,13 @@ def render_version_page(
         )
         sections.extend(
             [
-                _reviewed_article(view, answer_link, markup)
+                _reviewed_article(view, markup)
                 if isinstance(view, ReviewedRun)
-                else _run_article(view, answer_link, markup)
+                else _run_article(view, markup)
                 for view in views
             ]
         )
         sections.append("</section>")
-    note = "site_version_note" if answer_link is None else "site_linked_version_note"
     head = SITE_FRAME.version_header(
         other_edition_href(page, t),
         root + INDEX,
@@ -681,7 +628,7 @@ def render_version_page(
         subject_version,
         benchmark_version,
         summary_row,
-        note,
+        "site_version_note",
         # Escaped as they were written, above.
         Markup("".join(toc)),  # noqa: S704
         Labels(t),
@@ -716,10 +663,8 @@ def run_card_labels(t: Language) -> list[str]:
 
 def _case_row(entry: VersionRun, name_cell: str, answer_link: str, markup: _RunMarkup) -> str:
     """A run's row on its case's page in the markup's edition; name_cell and answer_link
-    (escaped, relative to the case page: the version page that prints the answer,
-    site_files.answer_page) are the same for every run of a version and rendered once.
-    An edition that does not print the answers links to the default edition's page,
-    where the answer is one click away, not to its own, which would only link on."""
+    (escaped, relative to the case page: the version page of the same edition, which
+    prints the answer) are the same for every run of a version and rendered once."""
     row, texts = entry.row, entry.texts
     return markup.case_row(
         name_cell,
@@ -802,21 +747,16 @@ def case_rows(
 ) -> list[CaseRows]:
     """The version's rows of each case page it has runs of (runs: review_view.run_views),
     in every edition, with the counts of its counted runs. The links are the same in
-    every edition (each mirrors the site's layout), but for the answers'
-    (site_files.answer_page). A run under review has one row, the run as counted."""
+    every edition (each mirrors the site's layout). A run under review has one row, the
+    run as counted."""
     page = version_page(subject_id, subject_version)
     version_link = text(f"../{page}")
     name_cell = (
         f'<td class="name"><a href="{version_link}">{text(subject_id)}</a>'
         f'<span class="ci">{text(subject_version)}</span></td>'
     )
-    found, answer_links = [], None
+    found = []
     for case_id, views in _runs_by_case(runs).items():
-        if answer_links is None:  # every case page is in cases/: the same from each
-            answer_links = {
-                code: text(href(edition_page(case_page(case_id), code), answer_page(page)))
-                for code in editions
-            }
         counted = [view.row for view in views if view.row is not None]
         classifications = [row[_CLASSIFICATION] for row in counted]
         counts = [
@@ -826,12 +766,12 @@ def case_rows(
         ]
         html = {}
         for code, t in editions.items():
-            markup, answer_link = _run_markup(t), answer_links[code]
+            markup = _run_markup(t)
             html[code] = "".join(
                 [
-                    _reviewed_case_row(view, name_cell, answer_link, markup)
+                    _reviewed_case_row(view, name_cell, version_link, markup)
                     if isinstance(view, ReviewedRun)
-                    else _case_row(view, name_cell, answer_link, markup)
+                    else _case_row(view, name_cell, version_link, markup)
                     for view in views
                 ]
             )
@@ -846,8 +786,10 @@ def render_case_page(
     rows: list[CaseRows],
     benchmark_version: str,
     t: Language,
+    statement: CaseStatement | None = None,
 ) -> str:
-    """The page of one case in language t: the runs of every subject version (rows: each
+    """The page of one case in language t: its statement (None: not public, and the page
+    says so), then the runs of every subject version (rows: each
     version's CaseRows of the case, rendered by its partition's version pages job, in
     the order given), sortable. The versions come in (subject_id, subject_version)
     order, each run by run: not in leaderboard order, so that a ranking change elsewhere
@@ -873,10 +815,12 @@ def render_case_page(
             "n_fail": n_fail,
             "n_critical": n_critical,
         },
-        "site_case_note" if prints_answers(t.code) else "site_linked_case_note",
+        "site_case_note",
         bool(rows),
         CRITERIA,
         Labels(t),
+        # The corpus' Markdown rendered with raw HTML off (site/case_statement.py).
+        statement=Markup(statement_html(statement, t)),  # noqa: S704
     )
     table_after = "</tbody></table></div>" if rows else ""
     before, after = frame_around(
@@ -892,11 +836,17 @@ def render_index(
     *,
     case_ids: list[str],
     matrix_rows: list[str],
+    diagrams: dict,
+    changes_section: str,
 ) -> str:
-    """The site's index in language t: the leaderboard's view (its agreement line and
-    pending counts under double review, its operational table with telemetry; no
-    neighbour tests) and the matrix (module docstring; matrix_rows: the versions' rows
-    in this language, in the view's order)."""
+    """The site's index in language t: the leaderboard as leaderboard.html shows it, from
+    the same view and template (leaderboard_body.html: the neighbour tests, the
+    disqualified versions, the changes since the last snapshot, the operational table
+    with telemetry, the agreement line and pending counts under double review, each
+    version's section with its reliability diagram), then the matrix (module docstring;
+    matrix_rows: the versions' rows in this language, in the view's order). diagrams:
+    each version's (SVG, bins) in language t, as leaderboard_page.render_page takes
+    them; changes_section: the changes step's section in language t."""
 
     def subject_href(row: LeaderboardRow) -> str:
         return version_page(row.subject_id, row.subject_version)
@@ -905,12 +855,17 @@ def render_index(
         page = version_page(fail["subject_id"], fail["subject_version"])
         return f"{page}#{run_anchor(fail['case_id'], fail['run_id'])}"
 
-    return render(
+    page = render(
         "site_index.html",
         view=view,
         t=Labels(t),
         subject_href=subject_href,
         run_href=run_href,
+        diagrams={key: diagram(svg, bins) for key, (svg, bins) in diagrams.items()},
+        changes_placeholder=Markup(CHANGES_PLACEHOLDER),  # noqa: S704 - the page's constant
+        # The results' files are not on the site: the agreement line names them only.
+        files_linked=False,
+        worklist_href=WORKLIST,
         language_target=other_edition_href(INDEX, t),
         findings_href=FINDINGS,
         case_ids=case_ids,
@@ -923,3 +878,4 @@ def render_index(
         CONDITIONAL=CONDITIONAL,
         FAIL=FAIL,
     )
+    return with_changes_section(page, changes_section)
