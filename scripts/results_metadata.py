@@ -25,6 +25,7 @@ def main(smk) -> None:
         smk.input.rubric,
         smk.input.uncertainty_methods,
         list(smk.input.schemas),
+        dict(zip(smk.params.optional_inputs, smk.input.optional_inputs, strict=True)),
     )
     write_json(smk.output[0], document, pretty=True)
     log.info("metadata: inputs %s", document["inputs"])

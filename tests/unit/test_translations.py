@@ -74,6 +74,13 @@ BUILT_KEYS |= {
 BUILT_KEYS |= {f"severity_{name}" for name in AUTOMATIC_FAIL["severity"]["enum"]}
 BUILT_KEYS |= {f"fail_type_{name}" for name in AUTOMATIC_FAIL["type"]["enum"]}
 BUILT_KEYS |= {f"case_type_{name}" for name in CASE_TYPES}
+# A row's annotation (lifecycle.md): the schema's labels.
+BUILT_KEYS |= {
+    f"annotation_{label}"
+    for label in schema("annotations.schema.json")["definitions"]["annotation"]["properties"][
+        "label"
+    ]["enum"]
+}
 
 
 # The families' names (contracts/vocabulary.py), which the pages print beside a family's

@@ -10,6 +10,8 @@ rule changes:
         uncertainty=rules.uncertainty.output.table,
         input_files=rules.cross_check.output.input_files,
         metadata=f"{STAGED}/metadata.json",
+        # The annotations: a cause of what they change (lifecycle.md).
+        annotations=rules.annotations.output[0],
         # The snapshots: taking one can change which is compared with.
         history=snapshot_metadata_files,
     output:
@@ -46,6 +48,8 @@ rule metadata:
             f"{SCHEMAS}/{{kind}}.schema.json",
             kind=["response", "evaluation", "gold", "registry"],
         ),
+        # The optional corpus files present (subjects/annotations.yaml).
+        optional_inputs=list(OPTIONAL_INPUTS.values()),
     output:
         f"{STAGED}/metadata.json",
     log:
@@ -61,5 +65,7 @@ rule metadata:
         bootstrap_replicates=config["bootstrap_replicates"],
         benchmark_version=VERSION,
         strict=config["strict"],
+        # Their paths in the corpus, in the order of input optional_inputs.
+        optional_inputs=list(OPTIONAL_INPUTS),
     script:
         "../../scripts/results_metadata.py"

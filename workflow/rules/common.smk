@@ -26,7 +26,13 @@ from ro_metrics.contracts.published import (
     published_files,
 )
 from ro_metrics.contracts.vocabulary import FAMILIES, LANGUAGES
-from ro_metrics.corpus.layout import has_telemetry, partition_ids, scan_corpus
+from ro_metrics.corpus.layout import (
+    ANNOTATIONS,
+    has_annotations,
+    has_telemetry,
+    partition_ids,
+    scan_corpus,
+)
 from ro_metrics.corpus.reviewers import MAX_SCORINGS, PolicyError, review_policy
 from ro_metrics.history.snapshot import SnapshotDateError, snapshot_date, snapshot_dates
 
@@ -158,10 +164,16 @@ except PolicyError as error:
 # and the change time catches a file copied in with an old date.
 SCAN = scan_corpus(Path(CORPUS), VERSION, config["partitions"])
 PARTITIONS = partition_ids(SCAN.n_partitions)
-# What is published: with telemetry in the corpus, under double review (the registry,
-# contracts/published.py).
+# What is published: with telemetry in the corpus, under double review, with
+# subjects/annotations.yaml (the registry, contracts/published.py).
+ANNOTATED = has_annotations(Path(CORPUS))
+# The optional corpus files present, by their path in the corpus: their digests go into
+# metadata.json beside the inputs digest (the verdict's covers the required ones).
+OPTIONAL_INPUTS = {ANNOTATIONS: f"{CORPUS}/{ANNOTATIONS}"} if ANNOTATED else {}
 PUBLISHED = published_files(
-    has_telemetry(Path(CORPUS)), double_review=REVIEW_POLICY.reviewers_per_run == 2
+    has_telemetry(Path(CORPUS)),
+    double_review=REVIEW_POLICY.reviewers_per_run == 2,
+    annotated=ANNOTATED,
 )
 # The registry's files not published now: removed from RESULTS if an earlier run left them.
 WITHDRAWN = [entry for entry in REGISTRY if entry not in PUBLISHED]

@@ -16,6 +16,8 @@ rule findings:
         rankings=rules.uncertainty.output.rankings,
         # Read only when the corpus has telemetry (header only otherwise).
         operational_per_subject=rules.operational.output.per_subject,
+        # Withdrawn and invalidated versions leave every comparison (lifecycle.md).
+        annotations=rules.annotations.output[0],
     output:
         findings=f"{STAGED}/findings.json",
         heatmap=f"{STAGED}/family_heatmap.csv",

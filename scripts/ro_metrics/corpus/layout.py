@@ -29,6 +29,8 @@ from typing import NamedTuple
 REGISTRY = "subjects/registry.yaml"
 # The reviewer registry (multi-reviewer.md): optional with one reviewer per run.
 REVIEWERS = "subjects/reviewers.yaml"
+# The committee's annotations of published rows (lifecycle.md): optional.
+ANNOTATIONS = "subjects/annotations.yaml"
 # The runner's telemetry: one CSV per batch of calls (telemetry.md).
 BATCH_LOGS = "logs/batch_logs"
 BATCH_LOG_SUFFIX = ".csv"
@@ -285,6 +287,7 @@ class CorpusScan(NamedTuple):
     telemetry: str
     responses: str  # which responses exist (their paths), for the operational step
     reviewers: str  # subjects/reviewers.yaml
+    annotations: str  # subjects/annotations.yaml
 
 
 def _digest(lines) -> str:
@@ -303,6 +306,7 @@ def scan_corpus(root: Path, version: str, setting: int | str) -> CorpusScan:
     partitions = group_partitions(subjects, n_partitions)
     responses = response_paths_of(partitions, version)
     reviewers = root / REVIEWERS
+    annotations = root / ANNOTATIONS
     return CorpusScan(
         n_partitions=n_partitions,
         partitions={pid: _digest(lines) for pid, lines in partitions.items()},
@@ -313,7 +317,16 @@ def scan_corpus(root: Path, version: str, setting: int | str) -> CorpusScan:
         reviewers=_digest(
             [_line(FILE, REVIEWERS, reviewers.stat())] if reviewers.is_file() else []
         ),
+        annotations=_digest(
+            [_line(FILE, ANNOTATIONS, annotations.stat())] if has_annotations(root) else []
+        ),
     )
+
+
+def has_annotations(root: Path) -> bool:
+    """Whether the corpus has subjects/annotations.yaml (annotations.csv is then
+    published, and leaderboard.csv has its annotations column)."""
+    return (root / ANNOTATIONS).is_file()
 
 
 def response_paths_of(partitions: dict[str, list[str]], version: str) -> list[str]:

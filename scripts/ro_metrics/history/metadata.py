@@ -55,21 +55,36 @@ def provenance(params, rubric, methods, schemas) -> dict:
     }
 
 
-def metadata(verdict: Verdict, newest_scoring_utc: str, params, rubric, methods, schemas) -> dict:
+def metadata(
+    verdict: Verdict,
+    newest_scoring_utc: str,
+    params,
+    rubric,
+    methods,
+    schemas,
+    optional_inputs: dict[str, str] | None = None,
+) -> dict:
     """What produced the results: parameters, input digests, tools; never a clock.
 
     The only time in it is the newest scoring's timestamp (the page's "Last update"
     and the default snapshot date), a property of the inputs. The digest of each
     input file is in input_files.csv beside it (at 10^5 files, a map here would make
-    this small document 20 MB).
+    this small document 20 MB). optional_inputs: the optional corpus files present
+    (path in the corpus → the file, subjects/annotations.yaml), each digest under
+    inputs.optional_files; the key is absent when there is none.
     """
+    inputs = {
+        "digest": f"sha256:{verdict.inputs_digest}",
+        "files": INPUT_FILES_TABLE,
+        "n_files": verdict.n_files,
+        "n_scored_runs": verdict.n_scored_runs,
+    }
+    if optional_inputs:
+        inputs["optional_files"] = {
+            name: file_digest(path) for name, path in sorted(optional_inputs.items())
+        }
     return {
         **provenance(params, rubric, methods, schemas),
         "newest_scoring_utc": newest_scoring_utc,
-        "inputs": {
-            "digest": f"sha256:{verdict.inputs_digest}",
-            "files": INPUT_FILES_TABLE,
-            "n_files": verdict.n_files,
-            "n_scored_runs": verdict.n_scored_runs,
-        },
+        "inputs": inputs,
     }

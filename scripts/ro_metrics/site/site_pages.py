@@ -66,6 +66,7 @@ from ro_metrics.formulas.consolidation import (
     PENDING_ARBITRATION,
 )
 from ro_metrics.formulas.evidence import Evidence
+from ro_metrics.formulas.ranking import left_out
 from ro_metrics.leaderboard.leaderboard_view import LeaderboardRow, LeaderboardView
 from ro_metrics.leaderboard.review_view import (
     ARBITER_ROLE,
@@ -636,11 +637,14 @@ def render_version_page(
     golds: dict[str, PublicGold],
     benchmark_version: str,
     t: Language,
+    annotations=(),
 ) -> str:
     """The page of one subject version in language t (module docstring); runs: its runs
     as review_view.run_views gives them, by case and run. A run with several scorings or
     pending its review (a review_view.ReviewedRun) has one article that shows every
-    scoring and which one counts; the page then has the run view's style and note."""
+    scoring and which one counts; the page then has the run view's style and note.
+    annotations: the version's (records.Annotation, lifecycle.md), shown under its
+    title; a withdrawn or invalidated version says it is left out of comparisons."""
     page = version_page(subject_id, subject_version)
     root = _root(page)
     answer_link = None
@@ -682,6 +686,8 @@ def render_version_page(
         Markup("".join(toc)),  # noqa: S704
         Labels(t),
         review_note="review_version_note" if reviewed else None,
+        annotations=annotations,
+        left_out=bool(left_out(annotation._asdict() for annotation in annotations)),
     )
     before, after = frame_around(
         f"{subject_id} {subject_version} · {benchmark_version}", t, review=reviewed
