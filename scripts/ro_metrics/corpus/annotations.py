@@ -36,7 +36,8 @@ def read_annotations(
         path, path.stat().st_size, max_bytes, decode_yaml, SchemaCheck(Path(schema_path))
     )
     if checked.problems:
-        return [], [(ANNOTATIONS, message) for message in checked.problems]
+        problems = [(ANNOTATIONS, message) for message in checked.problems]
+        return [], problems + _entries_beside_the_schema(path, checked.problems, registered)
     annotations, problems, seen = [], [], set()
     for index, entry in enumerate(checked.document["annotations"]):
         where = f"annotations.{index}"
@@ -59,6 +60,25 @@ def read_annotations(
         seen.add(annotation)
         annotations.append(annotation)
     return annotations, problems
+
+
+def _entries_beside_the_schema(path: Path, schema_problems, registered) -> list:
+    """The entry problems of a file the schema refused (every problem in one run): those
+    of each entry the schema found nothing wrong with. None when it does not decode."""
+    if any(not message.startswith("annotations.") for message in schema_problems):
+        return []
+    document = decode_yaml(path.read_bytes())
+    faulty = {message.split(".", 2)[1] for message in schema_problems}
+    problems = []
+    for index, entry in enumerate(document["annotations"]):
+        if str(index) in faulty:
+            continue
+        annotation = Annotation(**{"link": "", **entry})
+        problems += [
+            (ANNOTATIONS, f"annotations.{index}.{message}")
+            for message in entry_problems(annotation, registered)
+        ]
+    return problems
 
 
 def entry_problems(annotation: Annotation, registered: dict[str, dict]) -> list[str]:

@@ -215,12 +215,18 @@ def language_switch(page: str, t: Language) -> str:
 
 
 def frame_around(
-    title: str, t: Language, run_card_labels: list[str] = (), *, review: bool = False
+    title: str,
+    t: Language,
+    run_card_labels: list[str] = (),
+    *,
+    review: bool = False,
+    annotated: bool = False,
 ) -> tuple[str, str]:
     """What a page of edition t writes before and after its body (title: plain text;
     run_card_labels: a case page's, see run_card_labels; review: a version page under
-    double review, with the run view's style)."""
-    before = SITE_FRAME.frame_before(title, Labels(t), run_card_labels, review)
+    double review, with the run view's style; annotated: a version page with an
+    annotation, with their style)."""
+    before = SITE_FRAME.frame_before(title, Labels(t), run_card_labels, review, annotated)
     return str(before), FRAME_AFTER
 
 
@@ -690,7 +696,10 @@ def render_version_page(
         left_out=bool(left_out(annotation._asdict() for annotation in annotations)),
     )
     before, after = frame_around(
-        f"{subject_id} {subject_version} · {benchmark_version}", t, review=reviewed
+        f"{subject_id} {subject_version} · {benchmark_version}",
+        t,
+        review=reviewed,
+        annotated=bool(annotations),
     )
     return "".join([before, str(head), *sections, "\n</main>", after])
 
