@@ -8,9 +8,9 @@
 rule annotations:
     input:
         code=library("contracts", "corpus"),
-        # The registry: which versions exist, when each was registered (the quota).
-        verdict=rules.cross_check.output.verdict,
         schema=f"{SCHEMAS}/annotations.schema.json",
+        # The registry: which versions exist, when each was registered (the quota).
+        registry_schema=f"{SCHEMAS}/registry.schema.json",
     output:
         f"{STAGED}/annotations.csv",
     log:
@@ -21,9 +21,12 @@ rule annotations:
     resources:
         mem_mb=512,
     params:
-        # subjects/annotations.yaml (its path, size and times; none when absent).
+        # subjects/annotations.yaml (its path, size and times; none when absent) and the
+        # registry (read here, not from the verdict: a new scoring does not rerun this).
         annotations=digest_of("annotations"),
+        registry=digest_of("layout"),
         corpus=CORPUS,
+        benchmark_version=VERSION,
         max_file_bytes=MAX_FILE_BYTES,
     script:
         "../../scripts/checked_annotations.py"

@@ -23,12 +23,13 @@ VERSIONS_PER_YEAR = 4
 
 
 def read_annotations(
-    corpus: Path, schema_path, max_bytes: int, registered: dict[str, dict]
+    corpus: Path, schema_path, max_bytes: int, registered: dict[str, dict] | None
 ) -> tuple[list[Annotation], list[tuple[str, str]]]:
     """(the annotations in the file's order, the problems as (path, message)).
 
-    registered: the verdict's registry (subject_id → fields, with "versions": version →
-    fields). No file: no annotation, no problem."""
+    registered: the registry (cross_check.load_registry: subject_id → fields, with
+    "versions": version → fields), None when it could not be read (the versions are then
+    not checked). No file: no annotation, no problem."""
     path = Path(corpus) / ANNOTATIONS
     if not path.is_file():
         return [], []
@@ -81,13 +82,15 @@ def _entries_beside_the_schema(path: Path, schema_problems, registered) -> list:
     return problems
 
 
-def entry_problems(annotation: Annotation, registered: dict[str, dict]) -> list[str]:
+def entry_problems(annotation: Annotation, registered: dict[str, dict] | None) -> list[str]:
     """What is wrong with one annotation beyond the schema, each "<field>: <why>"."""
     problems = []
     try:
         datetime.date.fromisoformat(annotation.date)
     except ValueError:
         problems.append(f"date: {annotation.date!r} is not a date (YYYY-MM-DD)")
+    if registered is None:
+        return problems
     subject = registered.get(annotation.subject_id)
     if subject is None:
         problems.append(f"subject_id: {annotation.subject_id!r} is not in the registry")
