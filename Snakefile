@@ -12,6 +12,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/load.smk"
 include: "workflow/rules/operational.smk"
 include: "workflow/rules/metrics.smk"
+include: "workflow/rules/annotations.smk"
 include: "workflow/rules/uncertainty.smk"
 include: "workflow/rules/agreement.smk"
 include: "workflow/rules/findings.smk"
@@ -32,6 +33,8 @@ if config["local_aggregates"]:
     localrules:
         all,
         cross_check,
+        annotations,
+        lifecycle_check,
         uncertainty,
         agreement,
         findings,

@@ -57,6 +57,7 @@ def current_results(smk) -> PublishedResults:
         criteria=assembled_bytes(smk.input.criterion_scores, CRITERION_COLUMNS),
         uncertainty=csv_text(smk.input.uncertainty),
         input_files=csv_text(smk.input.input_files),
+        annotations=csv_text(smk.input.annotations),
     )
 
 

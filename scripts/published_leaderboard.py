@@ -14,7 +14,9 @@ from the registry; under each Disqualified row its critical fails with their evi
 (critical_fails.csv); beside the ranking the operational table
 (operational_per_subject.csv) when the corpus has telemetry; with two reviewers per run
 the agreement line (agreement.csv, divergent_runs.csv) and each version's runs pending
-review, which leaderboard.csv then adds as columns. The pages carry the changes
+review, which leaderboard.csv then adds as columns; each row's annotations (withdrawn
+and invalidated rows unranked, last), a column of leaderboard.csv when the corpus has
+subjects/annotations.yaml. The pages carry the changes
 report's section and each version's reliability diagram (also written, in English, into
 the figures folder for `snakemake --report`).
 """
@@ -24,7 +26,7 @@ from pathlib import Path
 
 from ro_metrics.contracts.files import step_logger, without_cycle_collector, write_bytes_atomic
 from ro_metrics.contracts.tables import (
-    LEADERBOARD_REVIEW_COLUMNS,
+    LEADERBOARD_ALL_COLUMNS,
     leaderboard_columns,
     read_per_run,
     selected_columns,
@@ -50,9 +52,10 @@ def main(smk) -> None:
     view = read_leaderboard_view(
         smk.input, benchmark_version=smk.params.benchmark_version, alpha=smk.params.alpha
     )
-    # leaderboard.csv: the columns the review policy publishes.
-    columns = leaderboard_columns(smk.params.reviewers_per_run)
-    rows = selected_columns(leaderboard_table(view), LEADERBOARD_REVIEW_COLUMNS, columns)
+    # leaderboard.csv: the columns the review policy publishes, and the annotations'
+    # when the corpus has subjects/annotations.yaml.
+    columns = leaderboard_columns(smk.params.reviewers_per_run, smk.params.annotated)
+    rows = selected_columns(leaderboard_table(view), LEADERBOARD_ALL_COLUMNS, columns)
     write_bytes_atomic(smk.output.csv, table_bytes(columns, rows))
 
     calibration = calibration_of_subjects(read_per_run(smk.input.counted))

@@ -16,6 +16,11 @@ findings_cold and findings_step rows read it, as the job shares the run with oth
 
 On the path of every new scoring: no pandas (formulas.findings says why). Inputs that
 do not fit together are named one per line, with the file, and nothing is written.
+
+Versions with a withdrawn or invalidated annotation (annotations.csv) leave every
+findings comparison: their rows are filtered out of every input before any fact is
+computed (ranking.active); every annotation is listed under the key `annotations` (only
+when there is one), for the report to show.
 """
 
 import sys
@@ -40,6 +45,7 @@ from ro_metrics.contracts.tables import (
     SUBJECT_COLUMNS,
     assembled_rows,
     assembled_table,
+    read_annotations,
     read_table,
     read_uncertainty,
     write_csv,
@@ -54,6 +60,7 @@ from ro_metrics.formulas.findings import (
     keyed_inputs,
 )
 from ro_metrics.formulas.operational import cost_per_case
+from ro_metrics.formulas.ranking import active, left_out
 from ro_metrics.rendering.translations import LANGUAGES
 from ro_metrics.report.findings_charts import findings_charts
 
@@ -63,18 +70,35 @@ def main(smk) -> None:
     started, cpu_started = time.perf_counter(), time.process_time()
     log = step_logger("findings", smk.log[0])
     verdict = read_verdict(smk.input.verdict)
-    subjects = assembled_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS)
+    annotations = read_annotations(smk.input.annotations)
+    left = left_out(annotations)
+
+    def comparing(records):
+        # The records of versions in active comparisons (tuples or dicts alike).
+        return [
+            record
+            for record in records
+            if (_field(record, "subject_id"), _field(record, "subject_version")) not in left
+        ]
+
+    subjects = active(assembled_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS), left)
     operational = None
     if verdict.has_telemetry:
-        operational = read_table(smk.input.operational_per_subject, OPERATIONAL_SUBJECT_COLUMNS)
+        operational = comparing(
+            read_table(smk.input.operational_per_subject, OPERATIONAL_SUBJECT_COLUMNS)
+        )
     keyed = keyed_inputs(
-        [group for path in smk.input.tallies for group in read_group_tallies(path)],
+        comparing(group for path in smk.input.tallies for group in read_group_tallies(path)),
         subjects,
         read_ranking_evidence(smk.input.rankings),
         # The critical fails of the scorings that count, with their evidence.
-        assembled_rows(smk.input.critical_fails, CRITICAL_FAIL_COLUMNS),
-        [shape for path in smk.input.shapes for shape in read_answer_shapes(path)],
-        assembled_table(smk.input.criterion_scores, CRITERION_COLUMNS),
+        [
+            row
+            for row in assembled_rows(smk.input.critical_fails, CRITICAL_FAIL_COLUMNS)
+            if (row[0], row[1]) not in left
+        ],
+        comparing(shape for path in smk.input.shapes for shape in read_answer_shapes(path)),
+        comparing(assembled_table(smk.input.criterion_scores, CRITERION_COLUMNS)),
         operational,
     )
     order = Leaderboard.of(keyed.subjects).order
@@ -123,6 +147,9 @@ def main(smk) -> None:
             log.error("%s: %s", smk.input[name], message)
         log.error("findings: %d problem(s); nothing was written", len(error.problems))
         sys.exit(1)
+    if annotations:
+        # Every annotation, withdrawn and invalidated versions' included (lifecycle.md).
+        findings.document["annotations"] = annotations
     write_bytes_atomic(smk.output.findings, findings_bytes(findings.document))
     write_csv(smk.output.heatmap, FAMILY_HEATMAP_COLUMNS, findings.heatmap_rows)
     charts = Path(smk.output.charts[0]).parent
@@ -136,6 +163,10 @@ def main(smk) -> None:
         time.perf_counter() - started,
         time.process_time() - cpu_started,
     )
+
+
+def _field(record, name: str) -> str:
+    return record[name] if isinstance(record, dict) else getattr(record, name)
 
 
 if __name__ == "__main__":

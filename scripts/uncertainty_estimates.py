@@ -15,10 +15,12 @@ from ro_metrics.contracts.tables import (
     SUBJECT_COLUMNS,
     UNCERTAINTY_COLUMNS,
     assembled_table,
+    read_annotations,
     write_csv,
 )
 from ro_metrics.formulas.rank_evidence import ranking_evidence, replicates_without_common_cases
-from ro_metrics.formulas.uncertainty import bootstrap_result, bootstrap_sample
+from ro_metrics.formulas.ranking import active, left_out
+from ro_metrics.formulas.uncertainty import bootstrap_result, bootstrap_sample, restricted
 from ro_metrics.formulas.uncertainty_table import subject_cases, uncertainty_rows
 
 
@@ -29,15 +31,17 @@ def main(smk) -> None:
     metrics = assembled_table(smk.input.metrics_per_subject, SUBJECT_COLUMNS)
     statuses = {(r["subject_id"], r["subject_version"]): r["leaderboard_status"] for r in metrics}
     case_sums = [sums for path in smk.input.case_sums for sums in read_case_sums(path)]
+    # Withdrawn and invalidated versions keep their intervals but leave every ranking.
+    left = left_out(read_annotations(smk.input.annotations))
     # One draw for both outputs: the rankings read the very replicates of the intervals.
     sample = bootstrap_sample(
-        subject_cases(case_sums, statuses),
+        subject_cases(case_sums, statuses, left),
         alpha=smk.params.alpha,
         replicates=smk.params.replicates,
         seed=smk.params.seed,
     )
     result = bootstrap_result(sample)
-    rows = uncertainty_rows(metrics, result)
+    rows = uncertainty_rows(metrics, result, left)
     write_csv(smk.output.table, UNCERTAINTY_COLUMNS, rows)
     log.info(
         "%d rows written (%d bootstrap replicates, seed %d)",
@@ -45,7 +49,10 @@ def main(smk) -> None:
         result.n_replicates,
         smk.params.seed,
     )
-    evidence = ranking_evidence(sample, metrics)
+    # Ranks, neighbour tests and correlations over the versions in active comparisons.
+    comparing = active(metrics, left)
+    keys = {(row["subject_id"], row["subject_version"]) for row in comparing}
+    evidence = ranking_evidence(restricted(sample, keys), comparing)
     write_ranking_evidence(smk.output.rankings, evidence)
     separable = sum(test.separable for test in evidence.neighbours)
     log.info(

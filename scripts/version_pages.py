@@ -9,13 +9,15 @@ with several scorings, or pending its review, is shown with every scoring,
 leaderboard/review_view.py) and the golds' public fields. Hands on each version's row
 of the index's matrix (records.MatrixRow, to the front pages job) and its rows of each
 case page (records.CaseRows, one file per family, to that family's case pages job).
-Runs only on a corpus the cross-check accepted (the verdict is an input).
+Each version's annotations (annotations.csv) are shown under its title. Runs only on a
+corpus the cross-check accepted (the verdict is an input).
 """
 
 from pathlib import Path
 
 from ro_metrics.contracts.files import step_logger, tell, without_cycle_collector
 from ro_metrics.contracts.records import (
+    Annotation,
     MatrixRow,
     read_consolidation,
     read_golds_summary,
@@ -23,7 +25,7 @@ from ro_metrics.contracts.records import (
     write_case_rows,
     write_matrix_rows,
 )
-from ro_metrics.contracts.tables import Rows
+from ro_metrics.contracts.tables import Rows, read_annotations
 from ro_metrics.contracts.vocabulary import FAMILIES, family_of
 from ro_metrics.formulas.aggregates import subject_row
 from ro_metrics.formulas.evidence import evidence
@@ -49,6 +51,11 @@ def main(smk) -> None:
     consolidation = read_consolidation(smk.input.consolidation)
     decisions = decisions_by_version(consolidation.runs, consolidation.pending)
     versions = read_published_versions(smk.input.published)
+    # Each version's annotations (lifecycle.md), shown under its title.
+    annotations = {}
+    for row in read_annotations(smk.input.annotations):
+        annotation = Annotation(**row)
+        annotations.setdefault(annotation.key, []).append(annotation)
     Path(smk.output.pages).mkdir(parents=True, exist_ok=True)  # a partition may have none
 
     matrix, rows_by_family = [], {family: [] for family in FAMILIES}
@@ -78,6 +85,7 @@ def main(smk) -> None:
                 golds=golds,
                 benchmark_version=version,
                 t=t,
+                annotations=annotations.get((subject_id, subject_version), ()),
             )
             write_page(smk.output.pages, edition_page(page, code), html)
         matrix.append(

@@ -15,6 +15,7 @@ import random
 import pytest
 
 from ro_metrics.contracts.tables import (
+    ANNOTATION_COLUMNS,
     CHANGES_COLUMNS,
     CRITERION_COLUMNS,
     INPUT_FILE_COLUMNS,
@@ -1312,3 +1313,24 @@ def test_first_run_has_no_earlier_snapshot():
     text = (COMMITTED_RESULTS / "changes.md").read_text("utf-8")
     assert "No earlier snapshot" in text
     assert '<section id="changes">' in (COMMITTED_RESULTS / "leaderboard.html").read_text()
+
+
+def test_a_withdrawal_is_listed_and_is_the_cause_of_the_rank_it_takes_away(base):
+    """beta-1 (rank 1, tied with alpha-1) withdrawn on 2026-05-17 (lifecycle.md): its
+    annotation is a change; it is unranked, out of the tie group; alpha-1 ranks first."""
+    withdrawn = ["beta", "beta-1", "withdrawn", "2026-05-17", "By the submitter.", ""]
+    new = dataclasses.replace(base.published(), annotations=csv(ANNOTATION_COLUMNS, [withdrawn]))
+    comparison = compare(base.published(), new, "2026-05-16", "2026-05-17")
+    assert csv_rows(comparison) == [
+        row("version", "changed", "alpha", "alpha-1", field="rank", old="2", new="1",
+            cause="no longer ranked below beta-1"),
+        row("version", "changed", "alpha", "alpha-1", field="tie_group", old="1", new="1",
+            cause="rank interval 1–2 → 1–2; no longer tied with beta-1"),
+        row("version", "added", "beta", "beta-1", field="annotation",
+            new="withdrawn 2026-05-17: By the submitter.",
+            cause="annotation withdrawn 2026-05-17"),
+        row("version", "changed", "beta", "beta-1", field="rank", old="1",
+            cause="annotation withdrawn 2026-05-17: left out of active comparisons"),
+        row("version", "changed", "beta", "beta-1", field="tie_group", old="1",
+            cause="rank interval 1–2 → 1–2; no longer tied with alpha-1"),
+    ]  # fmt: skip

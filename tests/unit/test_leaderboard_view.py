@@ -7,7 +7,7 @@ view."""
 import re
 from fractions import Fraction
 
-from ro_metrics.contracts.tables import LEADERBOARD_REVIEW_COLUMNS
+from ro_metrics.contracts.tables import LEADERBOARD_ALL_COLUMNS
 from ro_metrics.leaderboard.leaderboard_markdown import render_markdown
 from ro_metrics.leaderboard.leaderboard_page import render_page
 from ro_metrics.leaderboard.leaderboard_view import (
@@ -185,13 +185,13 @@ def test_the_operational_table_is_decided_in_the_rankings_order():
 
 def test_leaderboard_csv_rows_come_from_the_view():
     rows = leaderboard_table(built_view())
-    assert len(rows[0]) == len(LEADERBOARD_REVIEW_COLUMNS)
+    assert len(rows[0]) == len(LEADERBOARD_ALL_COLUMNS)
     assert rows[1] == [
         "1", "1", "3", "0.4215", "atlas", "a2", "Atlas Labs", "classic",
         "0.7", "0.5", "9.25", "0.125", "0.0625", "4", "2", "1", "1", "0", "Eligible", "v1.0",
-        1, 2, True, "", "", "",
+        1, 2, True, "", "", "", "",
     ]  # fmt: skip
-    assert rows[4][:3] == ["", "", ""] and rows[4][-7:] == ["v1.0", 0, 0, False, "", "", ""]
+    assert rows[4][:3] == ["", "", ""] and rows[4][-8:] == ["v1.0", 0, 0, False, "", "", "", ""]
     # p_rank_1 is the ranked rows' only: a Disqualified row has none, whatever the table.
     view = built_view()
     (a2,) = [row for row in view.rows if row.subject_version == "a2"]

@@ -81,6 +81,13 @@ BUILT_KEYS |= {f"fail_type_{name}" for name in AUTOMATIC_FAIL["type"]["enum"]}
 BUILT_KEYS |= {f"case_type_{name}" for name in CASE_TYPES}
 # A case statement's sections but its case id (the page's heading): shared/spec/families.md.
 BUILT_KEYS |= {f"statement_section_{name}" for name in STATEMENT_SECTIONS if name != "case_id"}
+# A row's annotation (lifecycle.md): the schema's labels.
+BUILT_KEYS |= {
+    f"annotation_{label}"
+    for label in schema("annotations.schema.json")["definitions"]["annotation"]["properties"][
+        "label"
+    ]["enum"]
+}
 
 
 # The families' names (contracts/vocabulary.py), which the pages print beside a family's

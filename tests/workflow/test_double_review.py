@@ -23,7 +23,7 @@ from workflow_runs import ONE_PARTITION, REPO, Plan, read_csv, run_workflow, wor
 # the agreement).
 RERUN = {"load_partition", "per_run", "metrics_per_subject", "metrics_per_family"}
 RERUN |= {"cross_check", "metadata", "uncertainty", "agreement", "findings", "changes"}
-RERUN |= {"leaderboard", "findings_report", "publish"}
+RERUN |= {"leaderboard", "findings_report", "publish", "lifecycle_check"}
 
 
 def scorings_per_run(corpus) -> Counter:

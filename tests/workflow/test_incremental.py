@@ -19,6 +19,9 @@ from workflow_runs import EIGHT_PARTITIONS, Plan, corpus_copy, plan, run_workflo
 # partition's data reruns each once.
 GLOBAL = {"cross_check", "metadata", "uncertainty", "agreement", "findings", "changes"}
 GLOBAL |= {"leaderboard", "findings_report", "publish"}
+# ... and the check of the published values against the newest snapshot (lifecycle.md);
+# not the annotations, which read the registry and subjects/annotations.yaml only.
+GLOBAL |= {"lifecycle_check"}
 # A partition's own steps after its load.
 PARTITION_STEPS = ("per_run", "metrics_per_subject", "metrics_per_family")
 UNSCORED = "RO-NOWE-006__run-2026-05-12-001"
@@ -64,6 +67,7 @@ def test_what_each_change_reruns(tmp_path):
         "findings": 1,
         "leaderboard": 1,
         "findings_report": 1,
+        "lifecycle_check": 1,
         "publish": 1,
     }
 

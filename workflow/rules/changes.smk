@@ -10,6 +10,8 @@ rule changes:
         uncertainty=rules.uncertainty.output.table,
         input_files=rules.cross_check.output.input_files,
         metadata=f"{STAGED}/metadata.json",
+        # The annotations: a cause of what they change (lifecycle.md).
+        annotations=rules.annotations.output[0],
         # The snapshots: taking one can change which is compared with.
         history=snapshot_metadata_files,
     output:

@@ -26,9 +26,9 @@ from ro_metrics.contracts.published import (
     published_files,
 )
 from ro_metrics.contracts.vocabulary import FAMILIES, LANGUAGES
-from ro_metrics.corpus.layout import has_telemetry, partition_ids, scan_corpus
-from ro_metrics.corpus.statements import statement_files
+from ro_metrics.corpus.layout import has_annotations, has_telemetry, partition_ids, scan_corpus
 from ro_metrics.corpus.reviewers import MAX_SCORINGS, PolicyError, review_policy
+from ro_metrics.corpus.statements import statement_files
 from ro_metrics.history.snapshot import (
     SnapshotDateError,
     snapshot_date,
@@ -185,10 +185,13 @@ except KeyboardInterrupt:
     print("Interrupted while listing the corpus; nothing was run.", file=sys.stderr)
     sys.exit(130)
 PARTITIONS = partition_ids(SCAN.n_partitions)
-# What is published: with telemetry in the corpus, under double review (the registry,
-# contracts/published.py).
+# What is published: with telemetry in the corpus, under double review, with
+# subjects/annotations.yaml (the registry, contracts/published.py).
+ANNOTATED = has_annotations(Path(CORPUS))
 PUBLISHED = published_files(
-    has_telemetry(Path(CORPUS)), double_review=REVIEW_POLICY.reviewers_per_run == 2
+    has_telemetry(Path(CORPUS)),
+    double_review=REVIEW_POLICY.reviewers_per_run == 2,
+    annotated=ANNOTATED,
 )
 # The registry's files not published now: removed from RESULTS if an earlier run left them.
 WITHDRAWN = [entry for entry in REGISTRY if entry not in PUBLISHED]

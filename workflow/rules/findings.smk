@@ -20,6 +20,8 @@ rule findings:
         pending_runs=expand(rules.per_run.output.pending_runs, partition=PARTITIONS),
         # Read only when the corpus has telemetry (header only otherwise).
         operational_per_subject=rules.operational.output.per_subject,
+        # Withdrawn and invalidated versions leave every comparison (lifecycle.md).
+        annotations=rules.annotations.output[0],
     output:
         findings=f"{STAGED}/findings.json",
         heatmap=f"{STAGED}/family_heatmap.csv",

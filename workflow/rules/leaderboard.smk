@@ -24,6 +24,8 @@ rule leaderboard:
         divergent=rules.agreement.output.divergent,
         # The pages' section on what changed since the last snapshot.
         changes=rules.changes.output.sections,
+        # Each row's annotations; withdrawn and invalidated rows unranked (lifecycle.md).
+        annotations=rules.annotations.output[0],
         # The snapshots the page links.
         history=snapshot_metadata_files,
     output:
@@ -51,5 +53,7 @@ rule leaderboard:
         snapshot_date=config["snapshot_date"],
         # leaderboard.csv's columns (with the pending counts under double review).
         reviewers_per_run=REVIEW_POLICY.reviewers_per_run,
+        # leaderboard.csv's annotations column (with subjects/annotations.yaml).
+        annotated=ANNOTATED,
     script:
         "../../scripts/published_leaderboard.py"

@@ -21,6 +21,8 @@ rule publish:
         code=library("contracts"),
         # The gate: published only from a corpus the cross-check accepted.
         verdict=rules.cross_check.output.verdict,
+        # ... and from annotations kept append-only, no value silently overwritten.
+        lifecycle=rules.lifecycle_check.output[0],
     output:
         [
             (

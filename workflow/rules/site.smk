@@ -14,6 +14,8 @@ rule version_pages:
         # Which scoring of each run counts (with one reviewer per run, the one it has).
         consolidation=rules.per_run.output.consolidation,
         golds=rules.load_golds.output[0],
+        # Each version's annotations, shown on its page (lifecycle.md).
+        annotations=rules.annotations.output[0],
     output:
         pages=directory(f"{CACHE}/site/versions-{{partition}}"),
         # Each version's row of the index's matrix, in every language.
@@ -92,6 +94,7 @@ rule front_pages:
         # As on leaderboard.html: each version's reliability diagram (from counted,
         # above) and the section on the changes since the last snapshot.
         changes=rules.leaderboard.input.changes,
+        annotations=rules.leaderboard.input.annotations,
         findings=rules.findings.output.findings,
         charts=rules.findings.output.charts,
         reports=list(rules.findings_report.output),

@@ -7,6 +7,8 @@ rule uncertainty:
         code=library("contracts", "formulas"),
         case_sums=expand(rules.per_run.output.case_sums, partition=PARTITIONS),
         metrics_per_subject=expand(rules.metrics_per_subject.output[0], partition=PARTITIONS),
+        # Withdrawn and invalidated versions leave every ranking (lifecycle.md).
+        annotations=rules.annotations.output[0],
     output:
         table=f"{STAGED}/uncertainty.csv",
         rankings=f"{CACHE}/rankings.json",

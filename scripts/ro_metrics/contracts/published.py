@@ -7,8 +7,9 @@ the corpus, assembled from the partitions' fragments (`<cache>/partitions/<id>/<
 each with the header, rows sorted by the table's keys, subject_id first; a subject's
 rows are all in one partition, so the table is the fragments' rows by subject_id).
 
-Some files are published only with telemetry in the corpus, or only under double review
-(two reviewers per run, multi-reviewer.md); the rest always.
+Some files are published only with telemetry in the corpus, only under double review
+(two reviewers per run, multi-reviewer.md), or only when the corpus has
+subjects/annotations.yaml (lifecycle.md); the rest always.
 """
 
 from typing import NamedTuple
@@ -27,6 +28,7 @@ from ro_metrics.contracts.vocabulary import LANGUAGES
 ALWAYS = "always"
 WITH_TELEMETRY = "with telemetry"
 UNDER_DOUBLE_REVIEW = "under double review"
+WITH_ANNOTATIONS = "with annotations"
 
 
 class PublishedFile(NamedTuple):
@@ -35,7 +37,7 @@ class PublishedFile(NamedTuple):
     name: its path below the results folder (charts/family_heatmap.svg).
     columns: a table computed per partition: its columns (tables.py); its fragments are
     assembled. None: copied from the file its step staged.
-    when: ALWAYS, WITH_TELEMETRY or UNDER_DOUBLE_REVIEW.
+    when: ALWAYS, WITH_TELEMETRY, UNDER_DOUBLE_REVIEW or WITH_ANNOTATIONS.
     caption, category: its entry in `snakemake --report` (workflow/report/<caption>),
     or none.
     """
@@ -96,6 +98,7 @@ PENDING_RUNS = _table(
 COVERAGE = _table("coverage.csv", "coverage.rst", "Metrics")
 UNCERTAINTY = _table("uncertainty.csv", "uncertainty.rst", "Metrics")
 INPUT_FILES = _table("input_files.csv", "input_files.rst", "Changes")
+ANNOTATIONS = _table("annotations.csv", "annotations.rst", "Leaderboard", when=WITH_ANNOTATIONS)
 CHANGES_CSV = _table("changes.csv", "changes_csv.rst", "Changes")
 CHANGES_MD = _table("changes.md", "changes_md.rst", "Changes")
 LEADERBOARD_CSV = _table("leaderboard.csv", "leaderboard_csv.rst", "Leaderboard")
@@ -133,6 +136,7 @@ PUBLISHED = (
     UNCERTAINTY,
     CRITERION_SCORES,
     INPUT_FILES,
+    ANNOTATIONS,
     CHANGES_CSV,
     CHANGES_MD,
     CRITICAL_FAILS,
@@ -150,8 +154,15 @@ PUBLISHED = (
 )
 
 
-def published_files(has_telemetry: bool, double_review: bool) -> list[PublishedFile]:
+def published_files(
+    has_telemetry: bool, double_review: bool, annotated: bool = False
+) -> list[PublishedFile]:
     """The files a run publishes: every ALWAYS one, the telemetry's with telemetry, the
-    reviews' under double review."""
-    conditions = {ALWAYS: True, WITH_TELEMETRY: has_telemetry, UNDER_DOUBLE_REVIEW: double_review}
+    reviews' under double review, annotations.csv with subjects/annotations.yaml."""
+    conditions = {
+        ALWAYS: True,
+        WITH_TELEMETRY: has_telemetry,
+        UNDER_DOUBLE_REVIEW: double_review,
+        WITH_ANNOTATIONS: annotated,
+    }
     return [entry for entry in PUBLISHED if conditions[entry.when]]

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ro_metrics.contracts.files import read_json, write_json
-from ro_metrics.contracts.tables import rounded_exact
+from ro_metrics.contracts.tables import ANNOTATION_COLUMNS, rounded_exact
 
 
 class Problem(NamedTuple):
@@ -268,7 +268,7 @@ class Verdict:
     n_scored_runs: int
     coverage: list[CoverageRow]
     # subject_id → its public registry fields, and under "versions" each version's
-    # (subject_version → {access_type, and weights when declared}).
+    # (subject_version → {access_type, registered_at, and weights when declared}).
     subjects: dict[str, dict]
     tracks: list[Track]
     has_telemetry: bool  # operational_*.csv are published
@@ -792,3 +792,27 @@ def read_partition_reviews(path) -> PartitionReviews:
         newest_scoring_utc=document["newest_scoring_utc"],
         unneeded_arbiters=[Problem(*problem) for problem in document["unneeded_arbiters"]],
     )
+
+
+class Annotation(NamedTuple):
+    """One annotation of a published row (lifecycle.md), as annotations.csv has it
+    (tables.ANNOTATION_COLUMNS): written by `annotations`, read by the ranking steps, the
+    views and `lifecycle_check`."""
+
+    subject_id: str
+    subject_version: str
+    label: str  # vocabulary.ANNOTATION_LABELS
+    date: str  # YYYY-MM-DD
+    note: str
+    link: str  # "" when it has none
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.subject_id, self.subject_version)
+
+    def describe(self) -> str:
+        """How a message names it: "withdrawn 2026-06-10 of gpt-5 · gpt-5-2025-08-07"."""
+        return f"{self.label} {self.date} of {self.subject_id} · {self.subject_version}"
+
+
+assert list(Annotation._fields) == ANNOTATION_COLUMNS

@@ -182,6 +182,10 @@ CRITERION_COLUMNS = [
 # One row per input file the results were computed from (registry, golds, responses,
 # scorings), sorted by path: what a later run compares to name the cause of a change.
 INPUT_FILE_COLUMNS = ["path", "digest"]
+
+# annotations.csv: subjects/annotations.yaml as published (lifecycle.md), in the file's
+# order; link "" when the annotation has none.
+ANNOTATION_COLUMNS = ["subject_id", "subject_version", "label", "date", "note", "link"]
 # One row per value that changed since a snapshot (changes.csv), with its cause.
 CHANGES_COLUMNS = [
     "scope",
@@ -389,6 +393,11 @@ def read_table(path, header: list[str]) -> list[dict[str, str]]:
     return [dict(zip(header, row, strict=True)) for row in read_rows(path, header)]
 
 
+def read_annotations(path) -> list[dict[str, str]]:
+    """The rows of annotations.csv (ANNOTATION_COLUMNS), in the file's order."""
+    return read_table(path, ANNOTATION_COLUMNS)
+
+
 def read_uncertainty(path) -> dict[tuple[str, str, str], dict[str, str]]:
     """(subject_id, subject_version, metric) → its row of uncertainty.csv."""
     return {
@@ -524,22 +533,37 @@ LEADERBOARD_REVIEW_COLUMNS = [
 ]
 
 
-def leaderboard_columns(reviewers_per_run: int) -> list[str]:
-    """leaderboard.csv's columns: with the pending counts under double review only."""
-    return LEADERBOARD_REVIEW_COLUMNS if reviewers_per_run == 2 else LEADERBOARD_COLUMNS
+# leaderboard.csv's last column with annotations: each annotation of the row as
+# "<label> <date>: <note> <link>", joined by " | " (annotations.csv has them one a row).
+LEADERBOARD_ANNOTATIONS = "annotations"
+LEADERBOARD_ALL_COLUMNS = [*LEADERBOARD_REVIEW_COLUMNS, LEADERBOARD_ANNOTATIONS]
+
+
+def leaderboard_columns(reviewers_per_run: int, annotated: bool = False) -> list[str]:
+    """leaderboard.csv's columns: with the pending counts under double review only, and
+    the row's annotations when the corpus has subjects/annotations.yaml."""
+    columns = LEADERBOARD_REVIEW_COLUMNS if reviewers_per_run == 2 else LEADERBOARD_COLUMNS
+    return [*columns, LEADERBOARD_ANNOTATIONS] if annotated else columns
 
 
 def read_leaderboard(path) -> list[dict[str, str]]:
-    """The rows of a published leaderboard.csv, in either of its forms (with the pending
-    counts or without, leaderboard_columns), as read_table gives them."""
+    """The rows of a published leaderboard.csv, in any of its forms (with the pending
+    counts or without, with the annotations or without: leaderboard_columns), as
+    read_table gives them."""
     with open(path, encoding="utf-8", newline="") as handle:
         found = next(csv.reader(handle), None)
     # read_table checks the header: any other is an error. An earlier release's review
     # columns (without the provisional range) still read.
-    for header in (LEADERBOARD_REVIEW_COLUMNS, LEADERBOARD_PENDING_COLUMNS):
-        if found == header:
-            return read_table(path, header)
-    return read_table(path, LEADERBOARD_COLUMNS)
+    forms = [
+        [*columns, LEADERBOARD_ANNOTATIONS] if annotated else columns
+        for columns in (
+            LEADERBOARD_COLUMNS,
+            LEADERBOARD_PENDING_COLUMNS,
+            LEADERBOARD_REVIEW_COLUMNS,
+        )
+        for annotated in (False, True)
+    ]
+    return read_table(path, next((form for form in forms if form == found), LEADERBOARD_COLUMNS))
 
 
 def pending_order(row: list) -> tuple:

@@ -48,6 +48,11 @@ STATEMENT_SECTIONS = (
 PASS, CONDITIONAL, FAIL = "Pass", "Conditional", "Fail"
 CRITICAL, RECOVERABLE = "critical", "recoverable"
 ELIGIBLE, DISQUALIFIED = "Eligible", "Disqualified"
+# The committee's annotations of a published row (shared/spec/lifecycle.md); withdrawn
+# and invalidated rows keep their row and values but leave every active comparison.
+CORRECTED, WITHDRAWN, INVALIDATED = "corrected", "withdrawn", "invalidated"
+ANNOTATION_LABELS = (CORRECTED, WITHDRAWN, INVALIDATED)
+LEAVES_COMPARISONS = frozenset({WITHDRAWN, INVALIDATED})
 N_BINS = 10
 MAX_RAW_SCORE = 12
 

@@ -47,9 +47,9 @@ MAX_IDS_SHOWN = 3  # of each kind of telemetry gap, in the warning
 
 # What the leaderboard shows of a registered subject (public registry fields).
 SUBJECT_FIELDS = ("kind", "provider", "description")
-# ... and of each of its versions, under "versions" (the findings' registry dimensions);
-# a field the version does not declare is left out, never inferred.
-VERSION_FIELDS = ("access_type", "weights")
+# ... and of each of its versions, under "versions" (the findings' registry dimensions,
+# the registration quota); a field the version does not declare is left out, never inferred.
+VERSION_FIELDS = ("access_type", "weights", "registered_at")
 
 
 def load_registry(corpus: Path, layout, schema_path, problem, max_bytes: int):

@@ -309,6 +309,7 @@ class CorpusScan(NamedTuple):
     reviewers: str  # subjects/reviewers.yaml
     optional_inputs: str  # OPTIONAL_INPUTS (the cross-check digests them)
     statements: str  # the case statements' folder (cases/<version>/)
+    annotations: str  # subjects/annotations.yaml
 
 
 def _digest(lines) -> str:
@@ -327,6 +328,7 @@ def scan_corpus(root: Path, version: str, setting: int | str) -> CorpusScan:
     partitions = group_partitions(subjects, n_partitions)
     responses = response_paths_of(partitions, version)
     reviewers = root / REVIEWERS
+    annotations = root / ANNOTATIONS
     return CorpusScan(
         n_partitions=n_partitions,
         partitions={pid: _digest(lines) for pid, lines in partitions.items()},
@@ -345,7 +347,16 @@ def scan_corpus(root: Path, version: str, setting: int | str) -> CorpusScan:
             ]
         ),
         statements=_digest(scan_statements(root, version)),
+        annotations=_digest(
+            [_line(FILE, ANNOTATIONS, annotations.stat())] if has_annotations(root) else []
+        ),
     )
+
+
+def has_annotations(root: Path) -> bool:
+    """Whether the corpus has subjects/annotations.yaml (annotations.csv is then
+    published, and leaderboard.csv has its annotations column)."""
+    return (root / ANNOTATIONS).is_file()
 
 
 def response_paths_of(partitions: dict[str, list[str]], version: str) -> list[str]:

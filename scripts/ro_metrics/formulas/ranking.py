@@ -5,15 +5,42 @@ equal share a rank (1, 2, 2, 4) and are ordered by subject_id, subject_version;
 Disqualified rows follow, unranked, in the same order (aggregated_metrics.md §3.6).
 Rows are those of metrics_per_subject.csv as text, so the ranking uses exactly the
 published numbers.
+
+Versions with a withdrawn or invalidated annotation (shared/spec/lifecycle.md,
+``left_out``) keep their row and values but leave every active comparison: they are
+unranked and come last, in the same order, and rank nobody down.
 """
 
-from ro_metrics.contracts.vocabulary import ELIGIBLE
+from ro_metrics.contracts.vocabulary import ELIGIBLE, LEAVES_COMPARISONS
+
+Key = tuple[str, str]
 
 
-def ranked(subjects: list[dict[str, str]]) -> list[dict[str, str]]:
-    """Leaderboard order with competition ranks on the published Q_final (module doc)."""
+def left_out(annotations) -> frozenset[Key]:
+    """The versions that leave every active comparison: those with a withdrawn or
+    invalidated annotation (rows of annotations.csv)."""
+    return frozenset(
+        (row["subject_id"], row["subject_version"])
+        for row in annotations
+        if row["label"] in LEAVES_COMPARISONS
+    )
+
+
+def active(rows, left: frozenset[Key]) -> list:
+    """The rows (dicts with subject_id and subject_version) of versions in active
+    comparisons: the inputs of every ranking, interval over ranks, neighbour test and
+    findings comparison."""
+    return [row for row in rows if (row["subject_id"], row["subject_version"]) not in left]
+
+
+def ranked(
+    subjects: list[dict[str, str]], left: frozenset[Key] = frozenset()
+) -> list[dict[str, str]]:
+    """Leaderboard order with competition ranks on the published Q_final (module doc);
+    ``left``: the versions left out of active comparisons (``left_out``)."""
     by_name = sorted(subjects, key=lambda row: (row["subject_id"], row["subject_version"]))
-    eligible = [row for row in by_name if row["leaderboard_status"] == ELIGIBLE]
+    comparing = active(by_name, left)
+    eligible = [row for row in comparing if row["leaderboard_status"] == ELIGIBLE]
     # sorted() is stable: equal Q_final keeps the (subject_id, subject_version) order.
     eligible.sort(key=lambda row: -float(row["q_final"]))
     ordered = []
@@ -21,7 +48,13 @@ def ranked(subjects: list[dict[str, str]]) -> list[dict[str, str]]:
         tied_with_previous = ordered and float(ordered[-1]["q_final"]) == float(row["q_final"])
         rank = ordered[-1]["rank"] if tied_with_previous else str(position)
         ordered.append({**row, "rank": rank})
-    ordered += [{**row, "rank": ""} for row in by_name if row["leaderboard_status"] != ELIGIBLE]
+    ordered += [{**row, "rank": ""} for row in comparing if row["leaderboard_status"] != ELIGIBLE]
+    comparing_keys = {(row["subject_id"], row["subject_version"]) for row in comparing}
+    ordered += [
+        {**row, "rank": ""}
+        for row in by_name
+        if (row["subject_id"], row["subject_version"]) not in comparing_keys
+    ]
     return ordered
 
 

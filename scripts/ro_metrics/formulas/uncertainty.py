@@ -489,6 +489,24 @@ def bootstrap_sample(
     return BootstrapSample(ordered, alpha, seed, cases, weights, metrics)
 
 
+def restricted(sample: BootstrapSample, keys) -> BootstrapSample:
+    """The sample of the subjects whose key is in ``keys`` only: the same draw W over the
+    same cases, their columns of every replicate's metrics. What the ranking evidence
+    reads when versions leave active comparisons (ranking.left_out): the other versions'
+    ranks and tests are computed as if those were not there, from the very replicates of
+    uncertainty.csv."""
+    keep = [i for i, key in enumerate(sample.metrics.keys) if key in keys]
+    metrics = ReplicateMetrics(
+        keys=[sample.metrics.keys[i] for i in keep],
+        values={name: values[:, keep] for name, values in sample.metrics.values.items()},
+        defined=sample.metrics.defined[:, keep],
+    )
+    subjects = [sample.subjects[i] for i in keep]
+    return BootstrapSample(
+        subjects, sample.alpha, sample.seed, sample.cases, sample.weights, metrics
+    )
+
+
 def paired_case_bootstrap(
     subjects: list[SubjectRuns],
     alpha: float,

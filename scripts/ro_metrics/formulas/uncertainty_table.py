@@ -50,11 +50,16 @@ def version_case_sums(per_run: Rows) -> list[CaseSums]:
     ]
 
 
-def subject_cases(case_sums: list[CaseSums], statuses) -> list[un.SubjectCases]:
+def subject_cases(case_sums: list[CaseSums], statuses, left=frozenset()) -> list[un.SubjectCases]:
     """The bootstrap's input: each subject version's per-case sums, and whether it is
-    ranked (its leaderboard_status in metrics_per_subject.csv, ``statuses``)."""
+    ranked (its leaderboard_status in metrics_per_subject.csv, ``statuses``, is Eligible
+    and it is not ``left`` out of active comparisons: ranking.left_out)."""
     return [
-        un.SubjectCases(sums, statuses[(sums.subject_id, sums.subject_version)] == ELIGIBLE)
+        un.SubjectCases(
+            sums,
+            statuses[sums.subject_id, sums.subject_version] == ELIGIBLE
+            and (sums.subject_id, sums.subject_version) not in left,
+        )
         for sums in case_sums
     ]
 
@@ -71,9 +76,12 @@ def pass_rate_interval(row) -> tuple[float, float]:
     return wilson_interval(int(row["n_pass"]), int(row["n_runs"]))
 
 
-def uncertainty_rows(metrics, result: un.BootstrapResult) -> list[list]:
-    """The rows of uncertainty.csv from metrics_per_subject.csv rows and the bootstrap."""
-    ranks = {(row["subject_id"], row["subject_version"]): row["rank"] for row in ranked(metrics)}
+def uncertainty_rows(metrics, result: un.BootstrapResult, left=frozenset()) -> list[list]:
+    """The rows of uncertainty.csv from metrics_per_subject.csv rows and the bootstrap;
+    ``left``: the versions left out of active comparisons (no rank, no p_rank_1)."""
+    ranks = {
+        (row["subject_id"], row["subject_version"]): row["rank"] for row in ranked(metrics, left)
+    }
     rows = []
     for row in sorted(metrics, key=lambda r: (r["subject_id"], r["subject_version"])):
         key = (row["subject_id"], row["subject_version"])

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ro_metrics.contracts.published import (
+    ANNOTATIONS,
     CRITERION_SCORES,
     INPUT_FILES,
     METADATA,
@@ -42,6 +43,7 @@ from ro_metrics.contracts.published import (
     PublishedFile,
 )
 from ro_metrics.contracts.tables import (
+    ANNOTATION_COLUMNS,
     CHANGES_COLUMNS,
     CRITERION_COLUMNS,
     INPUT_FILE_COLUMNS,
@@ -49,9 +51,9 @@ from ro_metrics.contracts.tables import (
     SUBJECT_COLUMNS,
     UNCERTAINTY_COLUMNS,
 )
-from ro_metrics.contracts.vocabulary import CRITERIA, DISQUALIFIED
+from ro_metrics.contracts.vocabulary import CORRECTED, CRITERIA, DISQUALIFIED
 from ro_metrics.corpus.layout import REGISTRY, gold_path, response_path, scoring_path
-from ro_metrics.formulas.ranking import ranked, tie_groups, with_rank_intervals
+from ro_metrics.formulas.ranking import left_out, ranked, tie_groups, with_rank_intervals
 
 RUN_KEY = ["subject_id", "subject_version", "case_id", "run_id"]
 # The metrics whose moves are reported, in the order of the report.
@@ -103,6 +105,8 @@ class PublishedResults:
     criteria: bytes | str | None = None
     uncertainty: bytes | str | None = None
     input_files: bytes | str | None = None
+    # annotations.csv (lifecycle.md); None before annotations existed, or without any.
+    annotations: bytes | str | None = None
 
 
 @dataclass(frozen=True)
@@ -219,6 +223,7 @@ SNAPSHOT_FILES = (
         ("subject_id", "subject_version", "metric", "ci_low", "ci_high"),
     ),
     SnapshotTable("input_files", INPUT_FILES, INPUT_FILE_COLUMNS, ("path", "digest")),
+    SnapshotTable("annotations", ANNOTATIONS, ANNOTATION_COLUMNS, tuple(ANNOTATION_COLUMNS)),
 )
 # Files every snapshot has; the others appeared later and may be absent.
 REQUIRED = (PER_RUN, METRICS_PER_SUBJECT)
@@ -656,8 +661,24 @@ def gold_changes(runs: list[Change], version: str, inputs: InputChanges) -> list
 # --- subject versions ----------------------------------------------------------------
 
 
+def _annotation_rows(results: PublishedResults) -> list[dict[str, str]]:
+    """The rows of a set's annotations.csv (none when it has no such file). Notes are
+    free text: parsed whole by the csv module."""
+    if results.annotations is None:
+        return []
+    text = _as_bytes(results.annotations).decode("utf-8")
+    return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def _annotation_text(row: dict[str, str]) -> str:
+    return f"{row['label']} {row['date']}: {row['note']}" + (
+        f" {row['link']}" if row["link"] else ""
+    )
+
+
 def _standing(results: PublishedResults, headers):
-    """(subjects by key, ranked rows by key, tie group members by key) of one set."""
+    """(subjects by key, ranked rows by key, tie group members by key) of one set; its
+    withdrawn and invalidated versions unranked (its annotations.csv)."""
     columns = headers["subjects"]
     subjects = _frame(columns, _lines(results.subjects, columns, METRICS_PER_SUBJECT.name))
     rows = subjects.to_dict("records")
@@ -669,7 +690,7 @@ def _standing(results: PublishedResults, headers):
             (row["subject_id"], row["subject_version"], row["metric"]): row
             for row in table.to_dict("records")
         }
-    ordered = with_rank_intervals(ranked(rows), uncertainty)
+    ordered = with_rank_intervals(ranked(rows, left_out(_annotation_rows(results))), uncertainty)
     groups = tie_groups(ordered)
     members = {}
     for row, group in zip(ordered, groups, strict=True):
@@ -699,6 +720,15 @@ def version_changes(old, new, runs, workflow, inputs, headers) -> list[Change]:
         runs_of.setdefault((change.subject_id, change.subject_version), []).append(change)
     alpha = next((change for change in workflow if change.field == "alpha"), None)
     registry = inputs.of(REGISTRY)
+    # The annotations added since the snapshot (lifecycle.md): a change each, and the
+    # cause of what they change (a corrected version's metrics, a withdrawn one's rank).
+    old_annotations = _annotation_rows(old)
+    added_annotations = {}
+    for row in _annotation_rows(new):
+        if row not in old_annotations:
+            added_annotations.setdefault((row["subject_id"], row["subject_version"]), []).append(
+                row
+            )
 
     changes = []
     for key in sorted(set(old_rows) | set(new_rows)):
@@ -743,7 +773,20 @@ def version_changes(old, new, runs, workflow, inputs, headers) -> list[Change]:
                     _status_cause(after["leaderboard_status"], own, workflow),
                 )
             )
+        annotated = added_annotations.get(key, [])
+        changes += [
+            _version_change(
+                "added",
+                key,
+                "annotation",
+                "",
+                _annotation_text(row),
+                f"annotation {row['label']} {row['date']}",
+            )
+            for row in annotated
+        ]
         if before["rank"] != after["rank"]:
+            leaving = [row for row in annotated if row["label"] != CORRECTED]
             changes.append(
                 _version_change(
                     "changed",
@@ -751,7 +794,10 @@ def version_changes(old, new, runs, workflow, inputs, headers) -> list[Change]:
                     "rank",
                     before["rank"],
                     after["rank"],
-                    _rank_cause(key, before, after, old_rows, new_rows),
+                    f"annotation {leaving[-1]['label']} {leaving[-1]['date']}: left out of "
+                    "active comparisons"
+                    if leaving and not after["rank"]
+                    else _rank_cause(key, before, after, old_rows, new_rows),
                 )
             )
         if old_ties[key] != new_ties[key]:
@@ -776,6 +822,10 @@ def version_changes(old, new, runs, workflow, inputs, headers) -> list[Change]:
                 outside = str(
                     value < float(interval["ci_low"]) or value > float(interval["ci_high"])
                 )
+            cause = _metric_cause(metric, own, alpha, workflow)
+            corrected = [row for row in annotated if row["label"] == CORRECTED]
+            if corrected:
+                cause = f"annotation {CORRECTED} {corrected[-1]['date']}; {cause}"
             changes.append(
                 _version_change(
                     "changed",
@@ -783,7 +833,7 @@ def version_changes(old, new, runs, workflow, inputs, headers) -> list[Change]:
                     metric,
                     before[metric],
                     after[metric],
-                    _metric_cause(metric, own, alpha, workflow),
+                    cause,
                     outside=outside,
                 )
             )

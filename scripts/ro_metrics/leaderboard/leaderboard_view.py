@@ -10,7 +10,9 @@ critical-fail rate's bound (uncertainty.csv), its track and provider (the verdic
 registry), its critical fails with their evidence (critical_fails.csv), its families
 (metrics_per_family.csv), its runs pending review (review_view.ReviewSummary, under
 double review) and its neighbour test with the ranked row below (rankings.json); the
-operational table (operational_per_subject.csv) when the corpus has telemetry.
+operational table (operational_per_subject.csv) when the corpus has telemetry; its
+annotations (annotations.csv, shared/spec/lifecycle.md): a withdrawn or invalidated row
+keeps its values, marked, with no rank, after the others.
 
 Every number is a published text, with a dot: a renderer writes it with its
 language's decimal mark (translations.Language.number). What a number's text cannot
@@ -24,6 +26,7 @@ from typing import NamedTuple
 
 from ro_metrics.contracts.files import read_json
 from ro_metrics.contracts.records import (
+    Annotation,
     NeighbourTest,
     read_partition_reviews,
     read_ranking_evidence,
@@ -42,6 +45,7 @@ from ro_metrics.contracts.tables import (
     decimal_text,
     format_metric,
     p_value_text,
+    read_annotations,
     read_per_run,
     read_table,
     read_uncertainty,
@@ -50,7 +54,7 @@ from ro_metrics.contracts.tables import (
 )
 from ro_metrics.contracts.vocabulary import ELIGIBLE
 from ro_metrics.formulas.operational import cost_per_case
-from ro_metrics.formulas.ranking import ranked, tie_groups, with_rank_intervals
+from ro_metrics.formulas.ranking import left_out, ranked, tie_groups, with_rank_intervals
 from ro_metrics.leaderboard.review_view import (
     PendingCounts,
     ProvisionalRange,
@@ -150,6 +154,10 @@ class LeaderboardRow(NamedTuple):
     # Provisional (runs pending review): the range of its Q_final and gate once they are
     # reviewed; None when it has no run pending.
     provisional: ProvisionalRange | None = None
+    # The committee's annotations of the row, in the file's order (lifecycle.md).
+    annotations: tuple[Annotation, ...] = ()
+    # Withdrawn or invalidated: shown, marked, unranked, in no active comparison.
+    left_out: bool = False
 
     @property
     def p_rank_1_percent(self) -> str:
@@ -198,7 +206,12 @@ class LeaderboardView(NamedTuple):
 
     @property
     def n_ranked(self) -> int:
-        return sum(row.eligible for row in self.rows)
+        return sum(bool(row.rank) for row in self.rows)
+
+    @property
+    def annotated(self) -> list[LeaderboardRow]:
+        """The rows with an annotation, in leaderboard order."""
+        return [row for row in self.rows if row.annotations]
 
     @property
     def disqualified(self) -> list[LeaderboardRow]:
@@ -303,14 +316,21 @@ def leaderboard_view(
     neighbours: list[NeighbourTest] | None = None,
     review: ReviewSummary | None = None,
     provisional: dict[tuple[str, str], ProvisionalRange] | None = None,
+    annotations: list[dict[str, str]] = (),
 ) -> LeaderboardView:
     """The view (module docstring) from: the rows of metrics_per_subject.csv (subjects),
     of uncertainty.csv (tables.read_uncertainty), the tracks and registry of the
     verdict, the rows of metrics_per_family.csv and critical_fails.csv; the rows of
     operational_per_subject.csv, None without telemetry; the neighbour tests of
     rankings.json, None for none; the review summary, None with one reviewer per run;
-    the provisional range of each version with runs pending review."""
-    ordered = with_rank_intervals(ranked(subjects), uncertainty)
+    the provisional range of each version with runs pending review; the rows of
+    annotations.csv (withdrawn and invalidated versions unranked, last)."""
+    left = left_out(annotations)
+    annotations_of = {}
+    for entry in annotations:
+        annotation = Annotation(**entry)
+        annotations_of.setdefault(annotation.key, []).append(annotation)
+    ordered = with_rank_intervals(ranked(subjects, left), uncertainty)
     groups = tie_groups(ordered)
     fails_of, families_of = {}, {}
     for fail in critical_fails:
@@ -369,6 +389,8 @@ def leaderboard_view(
                 pending=pending.get(key),
                 neighbour=below.get(key) if eligible else None,
                 provisional=(provisional or {}).get(key),
+                annotations=tuple(annotations_of.get(key, ())),
+                left_out=key in left,
             )
         )
     return LeaderboardView(
@@ -388,7 +410,7 @@ def read_leaderboard_view(files, *, benchmark_version: str, alpha) -> Leaderboar
     assembled as publish assembles them): the one reading of them for every rendering.
     files: the rule's input (rules leaderboard and front_pages name them alike), with
     the paths verdict, metadata, uncertainty, rankings, operational, agreement,
-    divergent, and the partitions' metrics_per_subject, metrics_per_family,
+    divergent, annotations, and the partitions' metrics_per_subject, metrics_per_family,
     critical_fails, reviews, counted (the provisional ranges)."""
     checked = read_verdict(files.verdict)
     pending = [run for path in files.reviews for run in read_partition_reviews(path).pending]
@@ -430,14 +452,16 @@ def read_leaderboard_view(files, *, benchmark_version: str, alpha) -> Leaderboar
             pending,
         ),
         provisional=provisional,
+        annotations=read_annotations(files.annotations),
     )
 
 
 def leaderboard_table(view: LeaderboardView) -> list[list]:
-    """The rows of leaderboard.csv with every column (tables.LEADERBOARD_REVIEW_COLUMNS;
-    the pending counts and provisional range are published under double review only):
-    each row's published texts, its provider and track, the benchmark version, its runs
-    pending review and its provisional range."""
+    """The rows of leaderboard.csv with every column (tables.LEADERBOARD_ALL_COLUMNS;
+    the pending counts and provisional range are published under double review only,
+    the annotations with annotations): each row's published texts, its provider and
+    track, the benchmark version, its runs pending review, its provisional range, its
+    annotations."""
     return [
         [
             row.rank,
@@ -458,6 +482,7 @@ def leaderboard_table(view: LeaderboardView) -> list[list]:
             view.benchmark_version,
             *(row.pending or NO_PENDING),
             *provisional_cells(row.provisional),
+            annotations_text(row.annotations),
         ]
         for row in view.rows
     ]
@@ -469,3 +494,11 @@ def provisional_cells(provisional: ProvisionalRange | None) -> list[str]:
     if provisional is None:
         return ["", "", ""]
     return [provisional.q_final_low, provisional.q_final_high, ";".join(provisional.statuses)]
+
+
+def annotations_text(annotations) -> str:
+    """leaderboard.csv's annotations cell: "<label> <date>: <note> <link>" of each, in
+    order, joined by " | "; "" for none."""
+    return " | ".join(
+        f"{a.label} {a.date}: {a.note}" + (f" {a.link}" if a.link else "") for a in annotations
+    )

@@ -61,6 +61,7 @@ from ro_metrics.formulas.consolidation import (
     PENDING_ARBITRATION,
 )
 from ro_metrics.formulas.evidence import Evidence
+from ro_metrics.formulas.ranking import left_out
 from ro_metrics.leaderboard.leaderboard_page import (
     CHANGES_PLACEHOLDER,
     diagram,
@@ -206,12 +207,18 @@ def language_switch(page: str, t: Language) -> str:
 
 
 def frame_around(
-    title: str, t: Language, run_card_labels: list[str] = (), *, review: bool = False
+    title: str,
+    t: Language,
+    run_card_labels: list[str] = (),
+    *,
+    review: bool = False,
+    annotated: bool = False,
 ) -> tuple[str, str]:
     """What a page of edition t writes before and after its body (title: plain text;
     run_card_labels: a case page's, see run_card_labels; review: a version page under
-    double review, with the run view's style)."""
-    before = SITE_FRAME.frame_before(title, Labels(t), run_card_labels, review)
+    double review, with the run view's style; annotated: a version page with an
+    annotation, with their style)."""
+    before = SITE_FRAME.frame_before(title, Labels(t), run_card_labels, review, annotated)
     return str(before), FRAME_AFTER
 
 
@@ -591,11 +598,14 @@ def render_version_page(
     golds: dict[str, PublicGold],
     benchmark_version: str,
     t: Language,
+    annotations=(),
 ) -> str:
     """The page of one subject version in language t (module docstring); runs: its runs
     as review_view.run_views gives them, by case and run. A run with several scorings or
     pending its review (a review_view.ReviewedRun) has one article that shows every
-    scoring and which one counts; the page then has the run view's style and note."""
+    scoring and which one counts; the page then has the run view's style and note.
+    annotations: the version's (records.Annotation, lifecycle.md), shown under its
+    title; a withdrawn or invalidated version says it is left out of comparisons."""
     page = version_page(subject_id, subject_version)
     root = _root(page)
     summary_row = dict(zip(SUBJECT_COLUMNS, summary, strict=True))
@@ -637,9 +647,14 @@ def render_version_page(
         n_provisional=sum(
             isinstance(view, ReviewedRun) and view.consolidated is None for view in runs
         ),
+        annotations=annotations,
+        left_out=bool(left_out(annotation._asdict() for annotation in annotations)),
     )
     before, after = frame_around(
-        f"{subject_id} {subject_version} · {benchmark_version}", t, review=reviewed
+        f"{subject_id} {subject_version} · {benchmark_version}",
+        t,
+        review=reviewed,
+        annotated=bool(annotations),
     )
     return "".join([before, str(head), *sections, "\n</main>", after])
 
