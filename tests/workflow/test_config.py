@@ -31,8 +31,9 @@ def workdir(tmp_path_factory):
             "Invalid configuration: unknown key colour; the valid keys are agreed_value, alpha, "
             "benchmark_version, bootstrap_replicates, bootstrap_seed, cache, changes_since, "
             "corpus, critical_fails, divergence_rules, findings_templates, local_aggregates, "
-            "max_file_mib, partitions, raw_score_threshold, results, reviewers_per_run, site, "
-            "snapshot_date, strict (config/README.md)",
+            "max_file_mib, partitions, private_report_languages, private_report_versions, "
+            "raw_score_threshold, results, reviewers_per_run, site, snapshot_date, strict, "
+            "unneeded_arbiter (config/README.md)",
         ),
         (
             "findings_templates={en: a.j2, es: b.j2, fr: c.j2}",
