@@ -21,6 +21,7 @@ from ro_metrics.contracts.files import (
     write_bytes_atomic,
 )
 from ro_metrics.contracts.published import (
+    ANNOTATIONS,
     CRITICAL_FAILS,
     LEADERBOARD_CSV,
     METRICS_PER_FAMILY,
@@ -35,6 +36,7 @@ from ro_metrics.contracts.tables import (
     FAMILY_COLUMNS,
     PER_RUN_COLUMNS,
     SUBJECT_COLUMNS,
+    read_annotations,
     read_leaderboard,
     read_table,
     read_uncertainty,
@@ -97,6 +99,10 @@ def main(smk) -> None:
         registry={row["subject_id"]: {"provider": row["provider"] or None} for row in board},
         families=tables[METRICS_PER_FAMILY.name],
         critical_fails=tables[CRITICAL_FAILS.name],
+        # Withdrawn and invalidated versions: marked, unranked, in no comparison.
+        annotations=(
+            read_annotations(published[ANNOTATIONS.name]) if ANNOTATIONS.name in published else []
+        ),
     )
     scorings = [decode_json(own[name]) for name in sorted(own) if name.startswith("scoring/")]
     own_rows = {

@@ -10,6 +10,7 @@ import subprocess
 import zipfile
 
 from ro_metrics.contracts.published import PUBLISHED
+from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
 from ro_metrics.private.packet_files import (
     evaluated_versions,
     folder_name_problem,
@@ -24,7 +25,7 @@ from ro_metrics.private.packet_zip import (
     scoring_bytes,
     version_rows,
 )
-from ro_metrics.private.private_view import family_lines
+from ro_metrics.private.private_view import family_lines, private_report
 from workflow_runs import REPO
 
 SCORING = {
@@ -199,3 +200,63 @@ def test_private_reports_are_never_published_snapshotted_or_committed():
         "results/private/s/v/report.html",
         "results/private/s/v/v.zip",
     ]
+
+
+def test_a_withdrawn_version_is_neither_ranked_nor_a_top_system_of_another_report():
+    """A private report's comparison shows the top versions still in the active
+    comparisons: a withdrawn one keeps its own report (marked, unranked) but is nobody's
+    top system, and ranks nobody down (lifecycle.md)."""
+
+    def metrics(subject_id, q_final):
+        return {
+            "subject_id": subject_id,
+            "subject_version": "v1",
+            "n_runs": "1",
+            "n_pass": "1",
+            "n_conditional": "0",
+            "n_fail": "0",
+            "n_critical_fails": "0",
+            "n_recoverable_fails": "0",
+            "pass_rate": "1.0",
+            "mean_clipped_score": "9.0",
+            "brier": "0.0",
+            "ece": "0.0",
+            "alpha": "0.5",
+            "q_final": q_final,
+            "leaderboard_status": "Eligible",
+        }
+
+    subjects = [metrics("a", "0.9"), metrics("b", "0.8"), metrics("c", "0.7")]
+    withdrawn = {"subject_id": "a", "subject_version": "v1", "label": "withdrawn"}
+    view = leaderboard_view(
+        benchmark_version="v1.0",
+        alpha="0.5",
+        last_update="",
+        subjects=subjects,
+        uncertainty={},
+        tracks=dict.fromkeys([("a", "v1"), ("b", "v1"), ("c", "v1")], "classic"),
+        registry={},
+        families=[],
+        critical_fails=[],
+        annotations=[withdrawn | {"date": "2026-06-10", "note": "n", "link": ""}],
+    )
+
+    def report(subject_id):
+        return private_report(
+            view,
+            subject_id,
+            "v1",
+            per_run=[],
+            scorings=[],
+            families=[],
+            inputs_digest="0" * 64,
+            counted=[{"reported_confidence": "90", "correctness": "1.0"}],
+            top=3,
+        )
+
+    own = report("c")
+    assert (own.row.rank, own.n_ranked) == ("2", 2)
+    assert [row.subject_id for row in own.comparison.rows] == ["b", "c"]
+    withdrawn_report = report("a")
+    assert (withdrawn_report.row.rank, withdrawn_report.row.left_out) == ("", True)
+    assert [row.subject_id for row in withdrawn_report.comparison.rows] == ["b", "c", "a"]

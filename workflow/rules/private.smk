@@ -13,6 +13,7 @@
 # RESULTS/private/ is no file of the registry: publish, snapshots and verify never
 # touch it, and .gitignore keeps it out of the repository.
 
+from ro_metrics.contracts.published import ANNOTATIONS as ANNOTATIONS_TABLE
 from ro_metrics.contracts.published import (
     CRITICAL_FAILS,
     LEADERBOARD_CSV,
@@ -48,6 +49,9 @@ PRIVATE_PUBLISHED = [
 # Under double review, the runs as the metrics count them (the calibration's).
 if PER_RUN_CONSOLIDATED in PUBLISHED:
     PRIVATE_PUBLISHED.append(f"{RESULTS}/{PER_RUN_CONSOLIDATED.name}")
+# With annotations: each row's, and which versions leave the active comparisons.
+if ANNOTATIONS_TABLE in PUBLISHED:
+    PRIVATE_PUBLISHED.append(f"{RESULTS}/{ANNOTATIONS_TABLE.name}")
 
 
 rule private_report:

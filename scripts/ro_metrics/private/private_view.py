@@ -193,7 +193,7 @@ def private_report(
     if len(rows) != 1:
         raise ValueError(f"{subject_id} {subject_version}: no row in metrics_per_subject.csv")
     row = rows[0]
-    shown = [other for other in view.rows if other.eligible][:top]
+    shown = [other for other in view.rows if other.eligible and not other.left_out][:top]
     if row not in shown:
         shown.append(row)
     by_key = {scoring_key(scoring): scoring for scoring in scorings}
