@@ -97,11 +97,12 @@ def test_quick_bench_writes_every_scenario(tmp_path):
     # Jobs: a cold run runs every step; a rerun after an added scoring, a changed gold
     # (one partition at this size: its per-run steps either way) or the changes_step's
     # changes reruns all but two loads (the telemetry's and the golds' or the
-    # partition's); the site adds its own jobs to a rerun; a job's own row has its
-    # scenario's jobs; nothing runs in the no-op and the floors.
+    # partition's) and the annotations step (it reads only the registry and
+    # subjects/annotations.yaml); the site adds its own jobs to a rerun; a job's own row
+    # has its scenario's jobs; nothing runs in the no-op and the floors.
     jobs = {row["scenario"]: int(row["jobs"]) for row in rows if row["scenario"] != "reference"}
     assert jobs["floor"] == jobs["engine"] == jobs["noop"] == 0
-    assert jobs["one_scoring"] == jobs["one_gold"] == jobs["changes_step"] == jobs["cold"] - 2
+    assert jobs["one_scoring"] == jobs["one_gold"] == jobs["changes_step"] == jobs["cold"] - 3
     assert (
         jobs["site_one_scoring"] == jobs["one_scoring"] + jobs["site_added"] > jobs["one_scoring"]
     )
