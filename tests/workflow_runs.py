@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -252,6 +253,14 @@ def tree_digest(root: Path) -> dict[str, str]:
         for path in sorted(root.rglob("*"))
         if path.is_file()
     }
+
+
+def writable_copy(source: Path, destination: Path) -> Path:
+    """A copy of the corpus we may change: ../shared is laid out without write bits."""
+    shutil.copytree(source, destination, copy_function=shutil.copyfile)
+    for folder in [destination, *(path for path in destination.rglob("*") if path.is_dir())]:
+        folder.chmod(folder.stat().st_mode | stat.S_IWUSR)
+    return destination
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:

@@ -17,13 +17,9 @@ writing beside the repository), and:
   batches), publishes after each batch exactly what a cold run on the same files does.
 """
 
-import csv
-import io
 import json
 import os
 import re
-import shutil
-import stat
 from collections import Counter
 from pathlib import Path
 
@@ -31,7 +27,7 @@ import pytest
 
 from browser import OVERFLOW_PROBLEMS, require_chromium, shared_browser
 from site_links import link_check
-from workflow_runs import REPO, run_workflow, tree_digest, workflow_copy
+from workflow_runs import REPO, read_csv, run_workflow, tree_digest, workflow_copy, writable_copy
 
 BENCHMARK = Path(
     os.environ.get("BENCHMARK_V1_DIR") or REPO.parent / "shared" / "benchmark-v1.0"
@@ -43,18 +39,6 @@ pytestmark = pytest.mark.skipif(
 )
 PUBLISHED = BENCHMARK / "published"
 SCORINGS = Path("scoring/v1.0")
-
-
-def writable_copy(source: Path, destination: Path) -> Path:
-    """A copy of the corpus we may change: ../shared is laid out without write bits."""
-    shutil.copytree(source, destination, copy_function=shutil.copyfile)
-    for folder in [destination, *(path for path in destination.rglob("*") if path.is_dir())]:
-        folder.chmod(folder.stat().st_mode | stat.S_IWUSR)
-    return destination
-
-
-def read_csv(path: Path) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(path.read_text("utf-8"), newline="")))
 
 
 def assert_accepted(run, *, unscored: int = 0) -> None:

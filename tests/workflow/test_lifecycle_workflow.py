@@ -11,18 +11,15 @@ issue 38), each on a copy of ../shared/benchmark-v1.0/corpus:
 - a subject with 5 versions registered in one year: the warning.
 """
 
-import csv
 import hashlib
-import io
 import json
 import re
-import shutil
-import stat
 from pathlib import Path
 
 import pytest
 
-from workflow_runs import REPO, run_workflow, tree_digest, workflow_copy
+from workflow_runs import REPO, run_workflow, tree_digest, workflow_copy, writable_copy
+from workflow_runs import read_csv as rows
 
 BENCHMARK = REPO.parent / "shared" / "benchmark-v1.0"
 pytestmark = pytest.mark.skipif(
@@ -52,18 +49,6 @@ CORRECT = """annotations:
     link: https://example.org/appeals/2026-003
 """
 RESCORED = "scoring/v1.0/gpt-5/RO-FOUL-001__run-2026-05-08-001__eval-R01.json"
-
-
-def writable_copy(source: Path, destination: Path) -> Path:
-    """A copy of the corpus we may change: ../shared is laid out without write bits."""
-    shutil.copytree(source, destination, copy_function=shutil.copyfile)
-    for folder in [destination, *(path for path in destination.rglob("*") if path.is_dir())]:
-        folder.chmod(folder.stat().st_mode | stat.S_IWUSR)
-    return destination
-
-
-def rows(path: Path) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(path.read_text("utf-8"), newline="")))
 
 
 def by_version(path: Path) -> dict[str, dict[str, str]]:
