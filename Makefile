@@ -10,7 +10,7 @@ VENV ?= .venv
 TEST_VENV ?= .venv-test
 CORES ?= 4
 
-.PHONY: run test test-fast verify bench dag clean-cache
+.PHONY: run test test-fast verify bench dag clean-cache system-tools private-reports
 
 # The library's bytecode, compiled ahead: every step's process imports the library, and
 # without a __pycache__ (an environment with PYTHONDONTWRITEBYTECODE set, as on the
@@ -52,6 +52,16 @@ test-fast: $(TEST_VENV)/.installed
 	FUZZ_PROFILE=fuzz-quick $(TEST_VENV)/bin/python -m pytest -m unit
 
 # The workflow as users run it: the runtime environment only.
+# Debian's chromium and poppler-utils when missing (scripts/tools/install_system_tools.sh).
+system-tools:
+	scripts/tools/install_system_tools.sh
+
+# Set up (the venv and chromium, which prints the PDFs), then build every evaluated
+# version's private report packet (README, "Private reports").
+private-reports: $(VENV)/.installed system-tools
+	$(VENV)/bin/python $(COMPILE)
+	$(VENV)/bin/snakemake --cores $(CORES) private_reports
+
 bench: $(VENV)/.installed
 	$(VENV)/bin/python $(COMPILE)
 	$(VENV)/bin/python scripts/tools/bench.py
