@@ -43,7 +43,6 @@ from ro_metrics.contracts.tables import (
 )
 from ro_metrics.corpus.decoding import decode_json
 from ro_metrics.leaderboard.leaderboard_view import leaderboard_view
-from ro_metrics.private.packet_files import REPORT_PAGES, REPORT_PDFS
 from ro_metrics.private.packet_zip import (
     inputs_digest,
     packet_zip,
@@ -125,23 +124,19 @@ def main(smk) -> None:
         # One line, no traceback: the published results do not have the version.
         raise SystemExit(f"private report: {error}") from None
 
-    folder = Path(smk.output.zip).parent
-    for code, page in zip(smk.params.languages, smk.output.pages, strict=True):
+    # The rule lists pages and PDFs in the order of its languages.
+    outputs = zip(smk.params.languages, smk.output.pages, smk.output.pdfs, strict=True)
+    for code, page, pdf in outputs:
         t = language(code)
         # The reliability diagram of the version's runs, as the leaderboard draws it.
         title = f"{subject_id} · {subject_version}"
         svg = reliability_svg_text(report.calibration, title, diagram_text(t))
         html = render_report(report, t, diagram_svg=inline(svg), bins=report.calibration)
         write_bytes_atomic(page, html.encode("utf-8"))
-        if Path(page).name != REPORT_PAGES[code]:
-            raise ValueError(f"{page}: not the report page of language {code}")
-    for code, pdf in zip(smk.params.languages, smk.output.pdfs, strict=True):
         try:
-            print_pdf(folder / REPORT_PAGES[code], Path(pdf), log)
+            print_pdf(Path(page), Path(pdf), log)
         except PdfError as error:
             raise SystemExit(str(error)) from None
-        if Path(pdf).name != REPORT_PDFS[code]:
-            raise ValueError(f"{pdf}: not the report PDF of language {code}")
 
     files = {
         f"responses/{Path(name).name}": content

@@ -299,6 +299,12 @@ def sign_flip_signs(n_cases: int, replicates: int, seed: int) -> np.ndarray:
     return 2 * bits - 1
 
 
+def _flip_sizes(scaled: Sequence[int]) -> list[int]:
+    """The non-zero |D_j| over their common divisor: the steps of the exact count."""
+    divisor = math.gcd(*(int(d) for d in scaled)) or 1
+    return [abs(int(d)) // divisor for d in scaled if d]
+
+
 def sign_flip_exact_p_value(scaled: Sequence[int]) -> Fraction:
     """The sign-flip p-value over every sign vector, exactly:
 
@@ -310,8 +316,8 @@ def sign_flip_exact_p_value(scaled: Sequence[int]) -> Fraction:
     one difference at a time. A zero difference doubles every count and the total
     alike, so it is left out (m then counts the non-zero ones); with none, p = 1.
     """
+    sizes = _flip_sizes(scaled)
     divisor = math.gcd(*(int(d) for d in scaled)) or 1
-    sizes = [abs(int(d)) // divisor for d in scaled if d]
     observed = abs(sum(int(d) for d in scaled)) // divisor
     span = sum(sizes)
     counts = np.zeros(2 * span + 1, dtype=np.int64)  # counts[span + t]: sign vectors with sum t
@@ -330,8 +336,7 @@ def sign_flip_method(scaled: Sequence[int]) -> str:
     """EXACT when the exact count is cheap and fits int64 (at most
     EXACT_SIGN_FLIP_MAX_CASES non-zero differences, their sums spanning at most
     EXACT_SIGN_FLIP_MAX_WIDTH values), MONTE_CARLO otherwise."""
-    divisor = math.gcd(*(int(d) for d in scaled)) or 1
-    sizes = [abs(int(d)) // divisor for d in scaled if d]
+    sizes = _flip_sizes(scaled)
     if len(sizes) <= EXACT_SIGN_FLIP_MAX_CASES and 2 * sum(sizes) + 1 <= EXACT_SIGN_FLIP_MAX_WIDTH:
         return EXACT
     return MONTE_CARLO
