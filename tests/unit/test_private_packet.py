@@ -25,7 +25,9 @@ from ro_metrics.private.packet_zip import (
     scoring_bytes,
     version_rows,
 )
+from ro_metrics.private.private_page import render_report
 from ro_metrics.private.private_view import family_lines, private_report
+from ro_metrics.rendering.translations import language
 from workflow_runs import REPO
 
 SCORING = {
@@ -260,3 +262,18 @@ def test_a_withdrawn_version_is_neither_ranked_nor_a_top_system_of_another_repor
     withdrawn_report = report("a")
     assert (withdrawn_report.row.rank, withdrawn_report.row.left_out) == ("", True)
     assert [row.subject_id for row in withdrawn_report.comparison.rows] == ["b", "c", "a"]
+
+    # The overall line says why a version has no rank: its annotation, not a critical fail;
+    # a ranked version says neither.
+    english = language("en")
+
+    def page(private) -> str:
+        return render_report(private, english, diagram_svg="", bins=private.calibration)
+
+    left_out_line = english("private_unranked_left_out")
+    disqualified_line = english("private_unranked")
+    withdrawn_page, ranked_page = page(withdrawn_report), page(own)
+    assert left_out_line in withdrawn_page and disqualified_line not in withdrawn_page
+    assert "Withdrawn 2026-06-10" in withdrawn_page
+    assert left_out_line not in ranked_page and disqualified_line not in ranked_page
+    assert "Withdrawn 2026-06-10" not in ranked_page
